@@ -1,0 +1,83 @@
+/** @module cli: `releaseops env list|render|check`. */
+import type { Command } from 'commander'
+import { envConformanceCases } from '../../core/testing/env-conformance.js'
+import { defaultEnvId, envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
+import { parseInteger, parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+
+interface RenderOptions {
+  env: string
+  seed?: number
+  family?: string
+  difficulty?: string
+  archetypeMix?: string
+  options?: Record<string, unknown>
+}
+
+export function registerEnvCommand(program: Command): void {
+  const env = program.command('env').description('Inspect registered environments.')
+
+  env
+    .command('list')
+    .description('List environments with their tools and policies.')
+    .action(() => {
+      for (const id of envRegistry.ids()) {
+        const spec = envRegistry.spec(id)
+        process.stdout.write(`${id}${id === defaultEnvId ? ' (default)' : ''}\n  ${spec.description}\n`)
+        process.stdout.write(`  tools: ${spec.tools.map((tool) => tool.name).join(', ')}\n`)
+        process.stdout.write(`  policies: ${policyRegistry.names(id).join(', ') || '(none)'}\n`)
+        process.stdout.write(
+          `  max steps: ${spec.maxEpisodeSteps}; splits: ${envRegistry.get(id).dataset?.splits.join(', ') ?? '(none)'}\n`,
+        )
+      }
+    })
+
+  env
+    .command('render')
+    .description('Print the reset observation exactly as the env renders it for prompts, and nothing else.')
+    .option('--env <id>', 'environment id', defaultEnvId)
+    .option('--seed <n>', 'episode seed', parseInteger)
+    .option('--family <name>', 'scenario family')
+    .option('--difficulty <level>', 'difficulty')
+    .option('--archetype-mix <mix>', 'archetype mix')
+    .option('--options <json>', 'any other reset options, as a JSON object', parseJsonObject)
+    .action((options: RenderOptions) => {
+      const instance = makeEnv(options.env)
+      const resetOptions: Record<string, unknown> = { ...options.options }
+      if (options.family !== undefined) resetOptions.family = options.family
+      if (options.difficulty !== undefined) resetOptions.difficulty = options.difficulty
+      if (options.archetypeMix !== undefined) resetOptions.archetype_mix = options.archetypeMix
+      const result = instance.reset({
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        options: resetOptions,
+      })
+      process.stdout.write(instance.render(result.observation))
+    })
+
+  env
+    .command('check')
+    .description('Run the env conformance suite (determinism, bad calls as data, fuzzing, truncation).')
+    .option('--env <id>', 'environment id', defaultEnvId)
+    .option('--fuzz-calls <n>', 'random calls in the fuzz case', parsePositiveInteger, 10_000)
+    .option('--seeds <n>', 'how many seeds to exercise', parsePositiveInteger, 5)
+    .action(async (options: { env: string; fuzzCalls: number; seeds: number }) => {
+      const registration = envRegistry.get(options.env)
+      const rows = registration.dataset?.rows(registration.dataset.splits[0] ?? '').slice(0, options.seeds) ?? []
+      const resets =
+        rows.length > 0 ? rows.map((row) => registration.dataset!.toResetParams(row)) : [{ seed: registration.spec.defaultSeed }]
+      let failed = 0
+      for (const testCase of envConformanceCases({
+        createEnv: () => makeEnv(options.env),
+        resets,
+        fuzzCalls: options.fuzzCalls,
+      })) {
+        try {
+          await testCase.run()
+          process.stdout.write(`ok    ${testCase.name}\n`)
+        } catch (error) {
+          failed++
+          process.stdout.write(`FAIL  ${testCase.name}: ${(error as Error).message}\n`)
+        }
+      }
+      if (failed > 0) process.exitCode = 1
+    })
+}

@@ -1,0 +1,38 @@
+/** @module cli: the `releaseops` binary: one program, one command per job, typed errors mapped to exit codes. */
+import { Command, CommanderError } from 'commander'
+import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
+import { registerDatasetCommand } from './commands/dataset-command.js'
+import { registerEnvCommand } from './commands/env-command.js'
+import { registerEvalCommand } from './commands/eval-command.js'
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('releaseops')
+    .description('Environments, datasets and evaluations for training tool-using LLM agents.')
+    .version('0.1.0')
+    .showHelpAfterError()
+  registerEvalCommand(program)
+  registerDatasetCommand(program)
+  registerEnvCommand(program)
+  return program
+}
+
+/** Runs the CLI; returns the exit code instead of exiting, so tests can call it in process. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram().exitOverride()
+  try {
+    await program.parseAsync([...argv], { from: 'user' })
+    return typeof process.exitCode === 'number' ? process.exitCode : 0
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode
+    if (ReleaseOpsError.isInstance(error)) {
+      const where = error.path ? ` (${error.path})` : ''
+      process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)
+      const issues = (error.details?.issues ?? []) as { path: string; message: string }[]
+      for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
+      return 2
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,25 @@
+/** @module cli: option parsers that reject bad values with commander's own error. */
+import { InvalidArgumentError } from 'commander'
+
+export function parsePositiveInteger(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a positive integer')
+  return parsed
+}
+
+export function parseInteger(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isSafeInteger(parsed)) throw new InvalidArgumentError('expected an integer')
+  return parsed
+}
+
+export function parseJsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new InvalidArgumentError('expected a JSON object')
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object')
+  return parsed as Record<string, unknown>
+}

@@ -1,0 +1,4 @@
+/** @module cli: process entry point. */
+import { main } from './main.js'
+
+process.exitCode = await main(process.argv.slice(2))

@@ -1,0 +1,72 @@
+/** @module core/registry: versioned env ids mapped to factories; `make` applies the default wrappers. */
+import type { Env, EnvSpec, EpisodeInfo, Observation } from '../env/env-api.js'
+import type { EnvDataset, EpisodeOutcome } from '../env/env-dataset.js'
+import { ReleaseOpsError } from '../errors/release-ops-error.js'
+import { UnknownNameError } from '../errors/unknown-name-error.js'
+import { withStepLimit } from '../wrappers/step-limit.js'
+
+export interface EnvRegistration<O extends Observation = Observation> {
+  spec: EnvSpec
+  /** Builds a bare env (no wrappers). */
+  create(): Env<O>
+  /** Dataset splits for `releaseops dataset` and `releaseops eval --dataset <split>`. */
+  dataset?: EnvDataset
+  /** What a finished episode counts as in eval summaries. */
+  summarizeEpisode?(episode: FinishedEpisode): EpisodeOutcome
+}
+
+export interface FinishedEpisode {
+  /** The info of the last step (or of reset when no step ran). */
+  info: EpisodeInfo
+  terminated: boolean
+  truncated: boolean
+}
+
+export interface MakeEnvOptions {
+  /** Overrides the spec's step limit. */
+  maxEpisodeSteps?: number
+  /** Skip the default wrappers (for tests of the bare env). */
+  bare?: boolean
+}
+
+const envIdPattern = /^[a-z][a-z0-9_-]*-v\d+$/
+
+export class EnvRegistry {
+  private readonly entries = new Map<string, EnvRegistration<Observation>>()
+
+  register<O extends Observation>(registration: EnvRegistration<O>): void {
+    const id = registration.spec.id
+    if (!envIdPattern.test(id)) {
+      throw new ReleaseOpsError({ code: 'invalid_env_id', message: `Env id "${id}" is not of the form name-vN.` })
+    }
+    if (this.entries.has(id)) {
+      throw new ReleaseOpsError({ code: 'duplicate_env_id', message: `Env "${id}" is already registered.` })
+    }
+    this.entries.set(id, registration as unknown as EnvRegistration<Observation>)
+  }
+
+  ids(): string[] {
+    return [...this.entries.keys()]
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id)
+  }
+
+  get(id: string): EnvRegistration<Observation> {
+    const entry = this.entries.get(id)
+    if (!entry) throw new UnknownNameError({ kind: 'env', name: id, known: this.ids() })
+    return entry
+  }
+
+  spec(id: string): EnvSpec {
+    return this.get(id).spec
+  }
+
+  make<O extends Observation = Observation>(id: string, options: MakeEnvOptions = {}): Env<O> {
+    const entry = this.get(id) as unknown as EnvRegistration<O>
+    const env = entry.create()
+    if (options.bare) return env
+    return withStepLimit(env, options.maxEpisodeSteps ?? entry.spec.maxEpisodeSteps)
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * @module core/wrappers: the step limit. Truncates an episode after `maxEpisodeSteps` calls and
+ * enforces order: no step before reset, none after truncation (Gymnasium's TimeLimit + OrderEnforcing).
+ */
+import type { Env, Observation, ResetParams, ResetResult, StepResult, ToolCall } from '../env/env-api.js'
+import { ResetNeededError } from '../errors/reset-needed-error.js'
+import type { JsonObject } from '../json/json-value.js'
+
+export class StepLimit<O extends Observation = Observation> implements Env<O> {
+  private steps = 0
+  private running = false
+
+  constructor(
+    readonly inner: Env<O>,
+    readonly maxEpisodeSteps: number,
+  ) {
+    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) {
+      throw new RangeError(`maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`)
+    }
+  }
+
+  get spec() {
+    return this.inner.spec
+  }
+
+  /** The env under every wrapper. */
+  get unwrapped(): Env<O> {
+    const inner = this.inner as Env<O> & { unwrapped?: Env<O> }
+    return inner.unwrapped ?? inner
+  }
+
+  reset(params?: ResetParams): ResetResult<O> {
+    const result = this.inner.reset(params)
+    this.steps = 0
+    this.running = true
+    return result
+  }
+
+  step(call: ToolCall): StepResult<O> {
+    if (!this.running) throw new ResetNeededError()
+    const result = this.inner.step(call)
+    this.steps++
+    if (result.truncated) {
+      this.running = false
+    } else if (!result.terminated && this.steps >= this.maxEpisodeSteps) {
+      this.running = false
+      return { ...result, truncated: true, info: { ...result.info, truncated_reason: 'step_limit' } }
+    }
+    return result
+  }
+
+  render(observation: O): string {
+    return this.inner.render(observation)
+  }
+
+  state(): JsonObject {
+    return this.inner.state()
+  }
+
+  close(): void {
+    this.inner.close?.()
+  }
+}
+
+/** Wraps `env` in a step limit. */
+export function withStepLimit<O extends Observation>(env: Env<O>, maxEpisodeSteps: number): StepLimit<O> {
+  return new StepLimit(env, maxEpisodeSteps)
+}

@@ -1,0 +1,19 @@
+/** @module envs: the built-in environments and their policies, registered once. */
+import type { Env, Observation } from '../core/env/env-api.js'
+import { EnvRegistry, type MakeEnvOptions } from '../core/registry/env-registry.js'
+import { PolicyRegistry } from '../core/registry/policy-registry.js'
+import { releaseOpsV1, releaseOpsV1Policies } from './releaseops/v1/index.js'
+
+export const envRegistry = new EnvRegistry()
+export const policyRegistry = new PolicyRegistry()
+
+envRegistry.register(releaseOpsV1)
+for (const policy of releaseOpsV1Policies) policyRegistry.register(releaseOpsV1.spec.id, policy)
+
+/** The env every command uses when none is named. */
+export const defaultEnvId = 'releaseops-v1'
+
+/** `makeEnv(id)`: a registered env with the default wrappers (step limit, order checks). */
+export function makeEnv<O extends Observation = Observation>(id: string, options?: MakeEnvOptions): Env<O> {
+  return envRegistry.make<O>(id, options)
+}

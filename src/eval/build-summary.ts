@@ -1,0 +1,47 @@
+/** @module eval: the summary of a run, keyed by policy name: overall plus one block per group value. */
+import type { JsonObject } from '../core/json/json-value.js'
+import type { EpisodeRecord } from './episode-record.js'
+import { outcomeKeys, type SummaryBlock, summarizeEpisodes } from './summarize-episodes.js'
+
+export interface PolicySummary {
+  overall: SummaryBlock
+  /** `by_split`, `by_family`, …: one block per distinct value of each group key, in first-seen order. */
+  [group: `by_${string}`]: Record<string, SummaryBlock>
+}
+
+export type EvalSummary = Record<string, PolicySummary>
+
+export function buildSummary(records: readonly EpisodeRecord[], groupBy: readonly string[]): EvalSummary {
+  const keys = outcomeKeys(records)
+  const byPolicy = new Map<string, EpisodeRecord[]>()
+  for (const record of records) {
+    const list = byPolicy.get(record.policy) ?? []
+    list.push(record)
+    byPolicy.set(record.policy, list)
+  }
+  const summary: EvalSummary = {}
+  for (const [policy, episodes] of byPolicy) {
+    const policySummary: PolicySummary = { overall: summarizeEpisodes(episodes, keys) }
+    for (const group of groupBy) {
+      const buckets = new Map<string, EpisodeRecord[]>()
+      for (const episode of episodes) {
+        const value = episode.row[group]
+        if (value === undefined || value === null) continue
+        const bucket = buckets.get(String(value)) ?? []
+        bucket.push(episode)
+        buckets.set(String(value), bucket)
+      }
+      if (buckets.size === 0) continue
+      const blocks: Record<string, SummaryBlock> = {}
+      for (const [value, bucket] of buckets) blocks[value] = summarizeEpisodes(bucket, keys)
+      policySummary[`by_${group}`] = blocks
+    }
+    summary[policy] = policySummary
+  }
+  return summary
+}
+
+/** Columns of the printed table, in order. */
+export function summaryColumns(block: SummaryBlock): string[] {
+  return Object.keys(block).filter((key) => key !== 'ci95' && typeof (block as JsonObject)[key] === 'number')
+}

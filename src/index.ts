@@ -1,0 +1,10 @@
+/** @module releaseops: the public API (the CLI is `releaseops`). */
+export { type EpisodeEnd, type PolicyEpisodeResult, runPolicyEpisode, type StepRecord } from './agent/run-policy-episode.js'
+export { hasToolCall, isStepCount, isTerminated, isTruncated, type StopCondition } from './agent/stop-condition.js'
+export * from './core/index.js'
+export { defaultEnvId, envRegistry, makeEnv, policyRegistry } from './envs/index.js'
+export { buildSummary, type EvalSummary, type PolicySummary } from './eval/build-summary.js'
+export type { EpisodeRecord } from './eval/episode-record.js'
+export { type LoadedDataset, loadDataset } from './eval/load-dataset.js'
+export { type RunEvalOptions, runEval } from './eval/run-eval.js'
+export { wilsonInterval } from './eval/wilson-interval.js'

@@ -1,0 +1,98 @@
+/**
+ * The layering of DESIGN.md §1, enforced: imports only point down the stack, and the pure layers
+ * (core, envs, chat) touch no file system, network, clock, randomness or environment variables.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '..', 'src')
+
+/** What each layer may import from (itself included). */
+const allowed: Record<string, readonly string[]> = {
+  core: ['core'],
+  envs: ['core', 'envs'],
+  chat: ['core', 'envs', 'chat'],
+  agent: ['core', 'envs', 'chat', 'agent'],
+  eval: ['core', 'envs', 'chat', 'agent', 'eval'],
+  release: ['core', 'envs', 'chat', 'agent', 'eval', 'release'],
+  train: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train'],
+  server: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train', 'server'],
+  cli: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train', 'server', 'cli'],
+}
+const pureLayers = new Set(['core', 'envs', 'chat'])
+const purePackages = new Set(['zod', '@huggingface/jinja'])
+const pureNodeModules = new Set(['node:crypto'])
+const impureCalls = [
+  /\bDate\.now\(/,
+  /\bnew Date\(/,
+  /\bMath\.random\(/,
+  /\bprocess\.env\b/,
+  /\bperformance\.now\(/,
+  /\bsetTimeout\(/,
+  /\bfetch\(/,
+]
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name)
+    if (statSync(path).isDirectory()) return name === '__fixtures__' ? [] : sourceFiles(path)
+    return path.endsWith('.ts') ? [path] : []
+  })
+}
+
+function importsOf(text: string): string[] {
+  const specifiers: string[] = []
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g))
+    specifiers.push(match[1] as string)
+  for (const match of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1] as string)
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) specifiers.push(match[1] as string)
+  return specifiers
+}
+
+const layerOf = (file: string) => relative(root, file).split(/[\\/]/)[0] as string
+const files = sourceFiles(root)
+
+describe('import boundaries', () => {
+  it('knows every layer folder', () => {
+    const layers = new Set(files.map(layerOf).filter((layer) => !layer.endsWith('.ts')))
+    for (const layer of layers) expect(Object.keys(allowed), `unknown layer src/${layer}`).toContain(layer)
+  })
+
+  it('imports only point down the stack', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      const layer = layerOf(file)
+      if (layer.endsWith('.ts')) continue
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        if (!specifier.startsWith('.')) continue
+        const target = layerOf(resolve(dirname(file), specifier))
+        if (!allowed[layer]?.includes(target))
+          violations.push(`${relative(root, file)} imports ${specifier} (${layer} -> ${target})`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('pure layers use no I/O, clock, randomness or environment', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      if (!pureLayers.has(layerOf(file)) || file.endsWith('.test.ts')) continue
+      const text = readFileSync(file, 'utf8')
+      for (const specifier of importsOf(text)) {
+        if (specifier.startsWith('.')) continue
+        const allowedImport = specifier.startsWith('node:') ? pureNodeModules.has(specifier) : purePackages.has(specifier)
+        if (!allowedImport) violations.push(`${relative(root, file)} imports ${specifier}`)
+      }
+      for (const pattern of impureCalls) if (pattern.test(text)) violations.push(`${relative(root, file)} uses ${pattern}`)
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('catches a violation (the checker itself works)', () => {
+    expect(importsOf("import { readFile } from 'node:fs/promises'\nexport { x } from '../eval/run-eval.js'")).toEqual([
+      'node:fs/promises',
+      '../eval/run-eval.js',
+    ])
+  })
+})
