@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Creates .venv with the Python packages the tests use beside the standard library (pyarrow as an
+# independent Parquet reader, websockets as OpenEnv's client uses it). Offline: pip resolves them from
+# the machine's local indexes. Tests find the interpreter as $RELEASEOPS_PYTHON or .venv/bin/python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+index_args=()
+for index in /opt/pypi/simple; do
+  if [ -d "$index" ]; then index_args+=(--index-url "file://$index"); fi
+done
+.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow
+.venv/bin/python -c "import websockets, pyarrow; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__)"
