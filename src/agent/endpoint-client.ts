@@ -1,0 +1,235 @@
+/**
+ * @module agent: POSTs to an OpenAI-compatible endpoint over an injectable `fetch`, with a per-attempt
+ * timeout, bounded concurrency, and retries with backoff on 429, 5xx, timeouts, broken connections,
+ * truncated bodies or streams and garbled JSON. Each failure is classified (endpoint-error.ts).
+ */
+import { ConcurrencyLimiter } from './concurrency-limiter.js'
+import { EndpointError, errorForStatus, isEndpointError } from './endpoint-error.js'
+import { readSseStream } from './read-sse-stream.js'
+import { backoffDelay, defaultRetryPolicy, parseRetryAfter, type RetryPolicy, sleep } from './retry-policy.js'
+
+export interface EndpointClientOptions {
+  /** e.g. `http://127.0.0.1:8000/v1`. */
+  baseUrl: string
+  apiKey?: string
+  headers?: Record<string, string>
+  fetch?: typeof fetch
+  /** Per attempt, headers and body included. */
+  timeoutMs?: number
+  retry?: Partial<RetryPolicy>
+  /** Requests in flight at once (across every episode sharing this client). */
+  maxConcurrency?: number
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  random?: () => number
+  onRetry?: (event: { attempt: number; error: EndpointError; delayMs: number }) => void
+}
+
+export interface EndpointResponse {
+  body: Record<string, unknown>
+  attempts: number
+  /** From the first attempt's start to the successful response's end, backoff included. */
+  latencyMs: number
+  firstTokenMs: number | null
+  /** The codes of the attempts that failed before this one. */
+  retried: string[]
+}
+
+export class EndpointClient {
+  readonly baseUrl: string
+  private readonly fetch: typeof fetch
+  private readonly policy: RetryPolicy
+  private readonly limiter: ConcurrencyLimiter
+  private readonly timeoutMs: number
+
+  constructor(private readonly options: EndpointClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.fetch = options.fetch ?? globalThis.fetch
+    this.policy = { ...defaultRetryPolicy, ...options.retry }
+    this.limiter = new ConcurrencyLimiter(options.maxConcurrency ?? 16)
+    this.timeoutMs = options.timeoutMs ?? 120_000
+  }
+
+  /** The most requests this client ever had in flight at once. */
+  get peakConcurrency(): number {
+    return this.limiter.peak
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+      ...this.options.headers,
+    }
+  }
+
+  /**
+   * POSTs with retries. `validate` runs on each attempt's body; an `EndpointError` it throws (a body with
+   * no usable choice) is retried like any other garbled answer.
+   */
+  async post(options: {
+    path: string
+    body: Record<string, unknown>
+    kind: 'chat' | 'completion'
+    signal?: AbortSignal
+    validate?: (body: Record<string, unknown>) => void
+  }): Promise<EndpointResponse> {
+    const started = performance.now()
+    const retried: string[] = []
+    const wait = this.options.sleep ?? sleep
+    const random = this.options.random ?? Math.random
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.limiter.run(() => this.attempt({ ...options, started }))
+        options.validate?.(result.body)
+        return {
+          body: result.body,
+          attempts: attempt,
+          latencyMs: performance.now() - started,
+          firstTokenMs: result.firstTokenMs,
+          retried,
+        }
+      } catch (error) {
+        if (!isEndpointError(error)) throw error
+        const endpointError = error as EndpointError
+        if (!endpointError.retryable || attempt >= this.policy.maxAttempts || options.signal?.aborted)
+          throw endpointError.withAttempts(attempt)
+        retried.push(endpointError.code)
+        const delayMs = backoffDelay({
+          policy: this.policy,
+          attempt,
+          random,
+          ...(endpointError.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: endpointError.retryAfterSeconds }),
+        })
+        this.options.onRetry?.({ attempt, error: endpointError, delayMs })
+        await wait(delayMs, options.signal)
+      }
+    }
+  }
+
+  private async attempt(options: {
+    path: string
+    body: Record<string, unknown>
+    kind: 'chat' | 'completion'
+    signal?: AbortSignal
+    started: number
+  }): Promise<{ body: Record<string, unknown>; firstTokenMs: number | null }> {
+    const timeout = AbortSignal.timeout(this.timeoutMs)
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+    const stream = options.body.stream === true
+    try {
+      let response: Response
+      try {
+        response = await whenNotAborted(
+          this.fetch(`${this.baseUrl}${options.path}`, {
+            method: 'POST',
+            headers: this.headers(),
+            body: JSON.stringify(options.body),
+            signal,
+          }),
+          signal,
+        )
+      } catch (error) {
+        throw this.transportError(error, timeout, options.signal)
+      }
+      if (!response.ok) {
+        const text = await response.text().catch(() => '')
+        throw errorForStatus(response.status, text, parseRetryAfter(response.headers.get('retry-after')))
+      }
+      if (stream && response.body && (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        return await readSseStream({ stream: response.body, kind: options.kind, startedAt: options.started })
+      }
+      let text: string
+      try {
+        text = await whenNotAborted(response.text(), signal)
+      } catch (error) {
+        throw this.transportError(error, timeout, options.signal, 'endpoint_truncated')
+      }
+      return { body: parseBody(text), firstTokenMs: null }
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason ?? error
+      if (isEndpointError(error) && !(timeout.aborted && error.code === 'endpoint_truncated')) throw error
+      throw this.transportError(error, timeout, options.signal)
+    }
+  }
+
+  private transportError(
+    error: unknown,
+    timeout: AbortSignal,
+    caller: AbortSignal | undefined,
+    code: 'endpoint_unreachable' | 'endpoint_truncated' = 'endpoint_unreachable',
+  ) {
+    if (caller?.aborted) return caller.reason ?? error
+    if (timeout.aborted) {
+      return new EndpointError({
+        code: 'endpoint_timeout',
+        message: `No complete answer within ${this.timeoutMs} ms.`,
+        retryable: true,
+        cause: error,
+      })
+    }
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    const detail = cause?.code ?? cause?.message ?? (error as Error).message
+    const message =
+      code === 'endpoint_truncated' ? `The response broke off: ${detail}` : `Cannot reach ${this.baseUrl}: ${detail}`
+    return new EndpointError({ code, message, retryable: true, cause: error })
+  }
+
+  /** `GET /models`: the model ids the endpoint serves (no retries: used to check a configuration). */
+  async models(): Promise<string[]> {
+    let response: Response
+    try {
+      response = await this.fetch(`${this.baseUrl}/models`, {
+        headers: this.headers(),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      })
+    } catch (error) {
+      throw new EndpointError({
+        code: 'endpoint_unreachable',
+        message: `Cannot reach ${this.baseUrl}: ${(error as Error).message}`,
+        retryable: true,
+      })
+    }
+    if (!response.ok) throw errorForStatus(response.status, await response.text().catch(() => ''))
+    const body = parseBody(await response.text())
+    const data = Array.isArray(body.data) ? body.data : []
+    return data.map((item) => String((item as { id?: unknown }).id))
+  }
+}
+
+/** Settles with `promise`, or rejects when `signal` aborts first (a custom fetch may ignore the signal). */
+function whenNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (error) {
+    throw new EndpointError({
+      code: 'endpoint_bad_response',
+      message: `The response is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
+      retryable: true,
+      cause: error,
+    })
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new EndpointError({ code: 'endpoint_bad_response', message: 'The response is not a JSON object.', retryable: true })
+  }
+  return body as Record<string, unknown>
+}

@@ -1,0 +1,71 @@
+/** @module cli: the printed eval summary: one row per policy/model and slice, plus intervals and LLM details. */
+import { type EvalSummary, summaryColumns } from '../../eval/build-summary.js'
+import type { SummaryBlock } from '../../eval/summarize-episodes.js'
+import { formatTable } from '../format-table.js'
+
+const cell = (key: string, value: unknown) =>
+  typeof value !== 'number' ? '' : key === 'count' ? String(value) : value.toFixed(3)
+
+export function renderSummaryTable(summary: EvalSummary): string {
+  const first = Object.values(summary)[0]?.overall
+  if (!first) return '(no episodes)'
+  const columns = summaryColumns(first)
+  const header = ['policy', 'slice', ...columns.map((key) => key.replace(/^avg_/, '').replace(/_rate$/, ''))]
+  const rows: string[][] = []
+  const add = (policy: string, slice: string, block: SummaryBlock) =>
+    rows.push([policy, slice, ...columns.map((key) => cell(key, block[key]))])
+  for (const [policy, blocks] of Object.entries(summary)) {
+    add(policy, 'overall', blocks.overall)
+    for (const [group, values] of Object.entries(blocks)) {
+      if (!group.startsWith('by_')) continue
+      for (const [value, block] of Object.entries(values as Record<string, SummaryBlock>))
+        add(policy, `${group.slice(3)}=${value}`, block)
+    }
+  }
+  const intervals = Object.entries(summary).map(([policy, blocks]) => {
+    const ci = (blocks.overall.ci95 ?? {}) as Record<string, [number, number] | null>
+    const parts = Object.entries(ci).map(
+      ([key, bounds]) => `${key} [${bounds?.map((bound) => bound.toFixed(3)).join(', ') ?? '-'}]`,
+    )
+    return `  ${policy}: ${parts.join('; ')}`
+  })
+  return `${formatTable(header, rows)}\n\nWilson 95% intervals (overall):\n${intervals.join('\n')}`
+}
+
+interface LlmSection {
+  scored: number
+  infra_errors: number
+  tool_errors: number
+  repaired_actions: number
+  parse_issues: Record<string, number>
+  retries: number
+  tokens: { prompt: number; completion: number; total: number; per_episode: number; source: string }
+  latency_ms: { count: number; p50: number | null; p90: number | null; p99: number | null; max: number | null }
+  ends: Record<string, number>
+  pass_k?: Record<string, unknown>
+}
+
+/** The LLM lines under the table: latency, tokens, parse issues, ends, unscored episodes, pass^k. */
+export function renderLlmDetails(summary: EvalSummary): string {
+  const lines: string[] = []
+  for (const [policy, blocks] of Object.entries(summary)) {
+    const llm = blocks.overall.llm as unknown as LlmSection | undefined
+    if (!llm) continue
+    const issues = Object.entries(llm.parse_issues).map(([code, count]) => `${code} ${count}`)
+    const ends = Object.entries(llm.ends).map(([end, count]) => `${end} ${count}`)
+    lines.push(
+      `${policy}:`,
+      `  model calls ${llm.latency_ms.count}, latency ms p50 ${llm.latency_ms.p50 ?? '-'} p90 ${llm.latency_ms.p90 ?? '-'} p99 ${llm.latency_ms.p99 ?? '-'} max ${llm.latency_ms.max ?? '-'}; retries ${llm.retries}`,
+      `  tokens ${llm.tokens.total} (prompt ${llm.tokens.prompt}, completion ${llm.tokens.completion}; ${llm.tokens.per_episode}/episode; ${llm.tokens.source})`,
+      `  repaired actions ${llm.repaired_actions}; parse issues ${issues.length > 0 ? issues.join(', ') : 'none'}`,
+      `  ends: ${ends.join(', ') || '-'}; unscored: ${llm.infra_errors} infrastructure, ${llm.tool_errors} tool`,
+    )
+    if (llm.pass_k) {
+      const values = Object.entries(llm.pass_k).filter(([key]) => key.startsWith('pass^'))
+      lines.push(
+        `  ${values.map(([key, value]) => `${key} ${typeof value === 'number' ? value.toFixed(3) : '-'}`).join(', ')} (success = ${String(llm.pass_k.success)}, ${String(llm.pass_k.rows)} rows)`,
+      )
+    }
+  }
+  return lines.join('\n')
+}

@@ -1,0 +1,107 @@
+/**
+ * @module cli: `releaseops mock-llm --policy <p> --format <f>`: an OpenAI-compatible endpoint on loopback
+ * whose "model" plays a registered policy, for demos and for testing an eval setup without a GPU. Prints
+ * one JSON line `{"url", "model", "episodes"}` on stdout, then serves until interrupted.
+ */
+import { type Command, Option } from 'commander'
+import { parseFaultRates, randomFaults } from '../../agent/scripted/fault-plan.js'
+import { startMockOpenAiServer } from '../../agent/scripted/mock-openai-server.js'
+import { ScriptedPolicyModel } from '../../agent/scripted/scripted-policy-model.js'
+import { qwen3TokenCounter } from '../../agent/token-counter.js'
+import { type ChatFormatId, chatFormatIds } from '../../chat/chat-format.js'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
+import { loadDataset } from '../../eval/load-dataset.js'
+import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+
+interface MockLlmOptions {
+  env: string
+  policy: string
+  format: ChatFormatId
+  dataset: string
+  host: string
+  port: number
+  modelName?: string
+  callsPerTurn: number
+  reasoning?: boolean
+  faults?: string
+  faultSeed: number
+  latencyMs: number
+  apiKeyEnv?: string
+  usage: boolean
+}
+
+export function registerMockLlmCommand(program: Command): void {
+  program
+    .command('mock-llm')
+    .description('Serve a scripted model (a policy speaking a chat format) as an OpenAI-compatible endpoint on loopback.')
+    .requiredOption('--policy <name>', 'the policy the model plays, e.g. phase-aware-rule')
+    .addOption(
+      new Option('--format <id>', 'format spoken on /v1/completions and on chat requests without tools')
+        .choices(chatFormatIds)
+        .default('qwen3'),
+    )
+    .option('--env <id>', 'environment id', defaultEnvId)
+    .option('--dataset <split|file.jsonl>', 'the rows whose episodes the model can play', 'eval')
+    .option('--host <host>', 'bind address (loopback unless you mean it)', '127.0.0.1')
+    .option('--port <n>', 'port (0 picks a free one)', parseInteger, 0)
+    .option('--model-name <name>', 'the model id served (default scripted-<policy>)')
+    .option('--calls-per-turn <k>', 'tool calls per assistant message', parsePositiveInteger, 1)
+    .option('--reasoning', 'write a short reasoning text every turn')
+    .option('--faults <spec>', 'fault rates, e.g. 429:0.1,500:0.05,timeout:0.02,truncated:0.05,garbage:0.02,reset:0.02')
+    .option('--fault-seed <n>', 'seed of the fault draws', parseInteger, 0)
+    .option('--latency-ms <n>', 'delay before every answer', parseInteger, 0)
+    .option('--api-key-env <var>', 'require the key in this environment variable as a bearer token')
+    .option('--no-usage', 'report no token usage (otherwise counted with the Qwen3 tokenizer)')
+    .action(async (options: MockLlmOptions) => {
+      const dataset = await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })
+      const model = new ScriptedPolicyModel({
+        envId: options.env,
+        policy: options.policy,
+        rows: dataset.rows,
+        envs: envRegistry,
+        policies: policyRegistry,
+        callsPerTurn: options.callsPerTurn,
+        reasoning: options.reasoning === true,
+      })
+      let faults: ReturnType<typeof randomFaults> | undefined
+      if (options.faults) {
+        try {
+          faults = randomFaults({ rates: parseFaultRates(options.faults), seed: options.faultSeed })
+        } catch (error) {
+          throw new InvalidInputError({ code: 'invalid_faults', path: '--faults', message: (error as Error).message, issues: [] })
+        }
+      }
+      const apiKey = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined
+      if (options.apiKeyEnv && !apiKey) {
+        throw new InvalidInputError({
+          code: 'missing_api_key',
+          path: '--api-key-env',
+          message: `${options.apiKeyEnv} is not set.`,
+          issues: [],
+        })
+      }
+      const server = await startMockOpenAiServer({
+        model,
+        format: options.format,
+        modelName: options.modelName ?? `scripted-${options.policy}`,
+        host: options.host,
+        port: options.port,
+        latencyMs: options.latencyMs,
+        ...(faults ? { faults } : {}),
+        ...(apiKey ? { apiKey } : {}),
+        ...(options.usage ? { tokenCounter: await qwen3TokenCounter() } : {}),
+      })
+      if (!['127.0.0.1', '::1', 'localhost'].includes(options.host))
+        process.stderr.write(`warning: serving on ${options.host}, not loopback\n`)
+      process.stdout.write(
+        `${JSON.stringify({ url: server.url, model: server.modelName, episodes: model.episodeCount, format: options.format })}\n`,
+      )
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve()
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+      await server.close()
+    })
+}
