@@ -1,0 +1,116 @@
+/** @module cli: `releaseops serve`: the OpenEnv-compatible env server (HTTP, WebSocket, MCP). */
+import cluster from 'node:cluster'
+import { type Command, InvalidArgumentError } from 'commander'
+import { defaultEnvId, envRegistry } from '../../envs/index.js'
+import {
+  clusterForwarder,
+  runClusterPrimary,
+  serveForwardedRequests,
+  workerIndexVariable,
+} from '../../server/cluster/run-cluster.js'
+import { isLoopbackHost, parseServerOptions, type ServerOptions } from '../../server/server-options.js'
+import { listeningLine, startServer } from '../../server/start-server.js'
+import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+
+interface ServeFlags {
+  host?: string
+  port?: number
+  env?: string
+  maxSessions?: number
+  sessionTimeout?: number
+  workers?: number
+  token?: string
+  bodyLimit?: number
+  maxFrame?: number
+  pingInterval?: number
+  pingTimeout?: number
+  logLevel?: ServerOptions['logLevel']
+}
+
+function parseSeconds(value: string): number {
+  const parsed = Number(value)
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError('expected seconds ≥ 0')
+  return parsed
+}
+
+/** Flags win over environment variables (HOST, PORT, RELEASEOPS_TOKEN, as containers set them). */
+function serverOptionsFrom(flags: ServeFlags): ServerOptions {
+  const environment = process.env
+  return parseServerOptions({
+    host: flags.host ?? environment.HOST,
+    port: flags.port ?? (environment.PORT === undefined ? undefined : Number(environment.PORT)),
+    defaultEnvId: flags.env,
+    maxSessions: flags.maxSessions,
+    sessionTimeoutS: flags.sessionTimeout,
+    workers: flags.workers,
+    token: flags.token ?? (environment.RELEASEOPS_TOKEN || undefined),
+    bodyLimitBytes: flags.bodyLimit,
+    maxFrameBytes: flags.maxFrame,
+    pingIntervalS: flags.pingInterval,
+    pingTimeoutS: flags.pingTimeout,
+    logLevel: flags.logLevel,
+  })
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const options = serverOptionsFrom(flags)
+  if (options.defaultEnvId !== undefined) envRegistry.get(options.defaultEnvId)
+  const workerIndex = process.env[workerIndexVariable]
+  if (cluster.isPrimary && options.workers > 1) {
+    if (!isLoopbackHost(options.host) && options.token === undefined) warnOpen(options.host)
+    runClusterPrimary({
+      workers: options.workers,
+      onListening: (url) => process.stdout.write(`releaseops serve: listening on ${url} (${options.workers} workers)\n`),
+      log: (line) => process.stderr.write(line),
+    })
+    return
+  }
+  const inCluster = cluster.isWorker && workerIndex !== undefined
+  const index = inCluster ? Number(workerIndex) : 0
+  const server = await startServer({
+    options,
+    registry: envRegistry,
+    registryDefaultEnvId: defaultEnvId,
+    workerIndex: index,
+    ...(inCluster ? { forward: clusterForwarder() } : {}),
+  })
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  if (inCluster) {
+    serveForwardedRequests({ app: server.app, index, url: server.url })
+    return
+  }
+  if (!isLoopbackHost(options.host) && options.token === undefined) warnOpen(options.host)
+  process.stdout.write(listeningLine({ url: server.url, context: server.context, workers: 1 }))
+}
+
+function warnOpen(host: string): void {
+  process.stderr.write(
+    `releaseops serve: warning: listening on ${host} without a token; session routes are open to anyone who can reach it (set --token or RELEASEOPS_TOKEN).\n`,
+  )
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve every registered env over OpenEnv HTTP/WebSocket, a session API and MCP (default env also at /).')
+    .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1, loopback only)')
+    .option('--port <port>', 'port (env PORT; default 8000; 0 picks a free one)', parseInteger)
+    .option('--env <id>', `env served at the root (default ${defaultEnvId})`)
+    .option('--max-sessions <n>', 'concurrent sessions per process (default 256)', parsePositiveInteger)
+    .option('--session-timeout <seconds>', 'close sessions idle this long; 0 disables the reaper (default 900)', parseSeconds)
+    .option('--workers <n>', 'worker processes (node cluster; sessions stay on their process)', parsePositiveInteger)
+    .option('--token <token>', 'bearer token for session routes (env RELEASEOPS_TOKEN); operational routes always need one')
+    .option('--body-limit <bytes>', 'largest HTTP body (default 1 MiB)', parsePositiveInteger)
+    .option('--max-frame <bytes>', 'largest WebSocket frame (default 1 MiB)', parsePositiveInteger)
+    .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)
+    .option('--ping-timeout <seconds>', 'drop a connection silent this long (default 120)', parseSeconds)
+    .option('--log-level <level>', 'fatal, error, warn, info, debug or silent (default warn)')
+    .action(serve)
+}

@@ -1,0 +1,42 @@
+/** @module client: what a remote env call can fail with, each with a stable code. */
+import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
+
+/**
+ * The server answered with an error frame. `code` is the server's own code when it sent one
+ * (`reset_needed`, `validation_error`, `capacity_reached`), else OpenEnv's WebSocket code lower-cased.
+ */
+export class ServerError extends ReleaseOpsError {
+  readonly wireCode: string
+
+  constructor(data: Record<string, unknown>) {
+    const wireCode = String(data.code ?? 'EXECUTION_ERROR')
+    const code = typeof data.error_code === 'string' ? data.error_code : wireCode.toLowerCase()
+    super({ code, message: String(data.message ?? 'Server error'), details: data })
+    this.name = 'ServerError'
+    this.wireCode = wireCode
+  }
+}
+
+/** The connection closed (or could not be opened) before a reply arrived. */
+export class ConnectionLostError extends ReleaseOpsError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super({ code: 'connection_lost', message, ...(details ? { details } : {}) })
+    this.name = 'ConnectionLostError'
+  }
+}
+
+/** No reply within the timeout. The connection is dropped, so a late reply can never be misread. */
+export class RequestTimeoutError extends ReleaseOpsError {
+  constructor(timeoutMs: number, type: string) {
+    super({ code: 'request_timeout', message: `No reply to "${type}" within ${timeoutMs} ms.` })
+    this.name = 'RequestTimeoutError'
+  }
+}
+
+/** The connection was lost mid-episode and the episode could not be rebuilt on a new one. */
+export class EpisodeLostError extends ReleaseOpsError {
+  constructor(message: string) {
+    super({ code: 'episode_lost', message })
+    this.name = 'EpisodeLostError'
+  }
+}

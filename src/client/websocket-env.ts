@@ -1,0 +1,183 @@
+/**
+ * @module client: a remote env as an `AsyncEnv`, over OpenEnv's `/ws`. Calls are correlated by request
+ * id and time out. If the connection is lost (server restart, reaped idle session, network), the next
+ * call reconnects with exponential backoff and, for a deterministic env, rebuilds the episode by replaying
+ * its reset and calls, checking the last reply byte for byte; otherwise it fails with `episode_lost`.
+ */
+import type {
+  AsyncEnv,
+  EnvSpec,
+  EpisodeInfo,
+  Observation,
+  ResetParams,
+  ResetResult,
+  StepResult,
+  ToolCall,
+} from '../core/env/env-api.js'
+import type { JsonObject } from '../core/json/json-value.js'
+import { ConnectionLostError, EpisodeLostError } from './client-errors.js'
+import { fetchEnvSpec } from './fetch-env-spec.js'
+import { WsConnection, type WsReply } from './ws-connection.js'
+
+export interface ConnectEnvOptions {
+  /** `http://host:port` (the default env) or `http://host:port/envs/<id>`. */
+  baseUrl: string
+  token?: string
+  connectTimeoutMs?: number
+  requestTimeoutMs?: number
+  /** Reconnect attempts per call after a lost connection (0 disables). */
+  reconnectAttempts?: number
+  reconnectInitialDelayMs?: number
+  reconnectMaxDelayMs?: number
+  maxPayloadBytes?: number
+}
+
+type Settings = Required<Omit<ConnectEnvOptions, 'token'>> & { headers: Record<string, string>; wsUrl: string }
+
+interface WirePayload {
+  observation: Observation & { metadata?: unknown }
+  reward: number | null
+  done: boolean
+  metadata: { terminated: boolean; truncated: boolean; info: EpisodeInfo; text: string }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Connects to a served env: reads its spec from `/metadata`, then opens `/ws`. */
+export async function connectEnv(options: ConnectEnvOptions): Promise<WebSocketEnv> {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const settings: Settings = {
+    baseUrl,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    reconnectAttempts: options.reconnectAttempts ?? 5,
+    reconnectInitialDelayMs: options.reconnectInitialDelayMs ?? 100,
+    reconnectMaxDelayMs: options.reconnectMaxDelayMs ?? 5_000,
+    maxPayloadBytes: options.maxPayloadBytes ?? 100 * 1024 * 1024,
+    headers: options.token === undefined ? {} : { authorization: `Bearer ${options.token}` },
+    wsUrl: `${baseUrl.replace(/^http/, 'ws')}/ws`,
+  }
+  const spec = await fetchEnvSpec({ baseUrl, headers: settings.headers, timeoutMs: settings.connectTimeoutMs })
+  const env = new WebSocketEnv(spec, settings)
+  await env.connect()
+  return env
+}
+
+export class WebSocketEnv<O extends Observation = Observation> implements AsyncEnv<O> {
+  private connection: WsConnection | undefined
+  private readonly texts = new WeakMap<object, string>()
+  /** The current episode as sent: its reset and calls, and the raw text of the last reply. */
+  private journal: { reset: Record<string, unknown>; calls: Record<string, unknown>[]; lastRaw: string } | undefined
+  private closed = false
+  /** Connections opened after the first (for tests and logs). */
+  reconnects = 0
+
+  constructor(
+    readonly spec: EnvSpec,
+    private readonly settings: Settings,
+  ) {}
+
+  async connect(): Promise<void> {
+    this.connection = await WsConnection.open({
+      url: this.settings.wsUrl,
+      headers: this.settings.headers,
+      connectTimeoutMs: this.settings.connectTimeoutMs,
+      maxPayloadBytes: this.settings.maxPayloadBytes,
+    })
+  }
+
+  async reset(params: ResetParams = {}): Promise<ResetResult<O>> {
+    const data: Record<string, unknown> = {}
+    if (params.seed !== undefined) data.seed = params.seed
+    if (params.options !== undefined) data.options = params.options
+    const reply = await this.call({ type: 'reset', data }, false)
+    this.journal = { reset: data, calls: [], lastRaw: reply.raw }
+    const payload = reply.data as WirePayload
+    return { observation: this.observationOf(payload), info: payload.metadata.info }
+  }
+
+  async step(call: ToolCall): Promise<StepResult<O>> {
+    const action = { tool: call.name, arguments: call.arguments }
+    const reply = await this.call({ type: 'step', data: action }, true)
+    if (this.journal) {
+      this.journal.calls.push(action)
+      this.journal.lastRaw = reply.raw
+    }
+    const payload = reply.data as WirePayload
+    const { terminated, truncated, info } = payload.metadata
+    return { observation: this.observationOf(payload), reward: payload.reward ?? 0, terminated, truncated, info }
+  }
+
+  /** The text the server rendered for an observation this client returned. */
+  render(observation: O): string {
+    const text = this.texts.get(observation)
+    if (text === undefined) throw new ConnectionLostError('render() needs an observation returned by this client.')
+    return text
+  }
+
+  async state(): Promise<JsonObject> {
+    return (await this.call({ type: 'state' }, true)).data as JsonObject
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    this.connection?.notify({ type: 'close' })
+    this.connection?.close()
+    this.connection = undefined
+  }
+
+  /** Drops the connection as a network failure would (tests of reconnection use it). */
+  simulateConnectionLoss(): void {
+    this.connection?.terminate()
+  }
+
+  private observationOf(payload: WirePayload): O {
+    const { metadata: _metadata, ...observation } = payload.observation
+    this.texts.set(observation, payload.metadata.text)
+    return observation as O
+  }
+
+  /** One request; on a lost connection, reconnect (with replay when `restore`) and retry. */
+  private async call(message: Record<string, unknown>, restore: boolean): Promise<WsReply> {
+    if (this.closed) throw new ConnectionLostError('The env client is closed.')
+    let attempt = 0
+    for (;;) {
+      try {
+        if (!this.connection?.isOpen) await this.reopen(restore)
+        return await (this.connection as WsConnection).request(message, this.settings.requestTimeoutMs)
+      } catch (error) {
+        const lost = error instanceof ConnectionLostError && !this.closed
+        if (!lost || attempt >= this.settings.reconnectAttempts) throw error
+        const delay = Math.min(this.settings.reconnectMaxDelayMs, this.settings.reconnectInitialDelayMs * 2 ** attempt)
+        attempt++
+        await sleep(delay * (0.5 + Math.random() / 2))
+      }
+    }
+  }
+
+  private async reopen(restore: boolean): Promise<void> {
+    this.connection?.terminate()
+    this.connection = undefined
+    await this.connect()
+    this.reconnects++
+    const journal = this.journal
+    if (!restore || !journal) return
+    if (!this.spec.deterministic) {
+      this.journal = undefined
+      throw new EpisodeLostError(`The connection was lost and ${this.spec.id} is not deterministic; reset to start again.`)
+    }
+    const connection = this.connection as unknown as WsConnection
+    let last = (await connection.request({ type: 'reset', data: journal.reset }, this.settings.requestTimeoutMs)).raw
+    for (const action of journal.calls) {
+      last = (await connection.request({ type: 'step', data: action }, this.settings.requestTimeoutMs)).raw
+    }
+    if (stripRequestId(last) !== stripRequestId(journal.lastRaw)) {
+      this.journal = undefined
+      throw new EpisodeLostError('The episode replayed on a new connection differs from the original; reset to start again.')
+    }
+  }
+}
+
+function stripRequestId(raw: string): string {
+  return raw.replace(/,"request_id":"c\d+"}$/, '}')
+}

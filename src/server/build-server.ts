@@ -1,0 +1,114 @@
+/**
+ * @module server: builds the Fastify app: OpenEnv routes, the session API and MCP for every registered
+ * env under `/envs/{id}`, the default env also at the root, `GET /` index, `/openapi.json` and `/docs`
+ * (Swagger UI served from the package, no CDN). Nothing listens here; `startServer` does that.
+ */
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import fastifyWebsocket from '@fastify/websocket'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { EnvRegistry } from '../core/registry/env-registry.js'
+import { createEnvHosts } from './env-host.js'
+import { installErrorHandlers, installJsonParser } from './http/error-handler.js'
+import { tokenGuard } from './http/token-guard.js'
+import { registerMcpRoutes } from './mcp/mcp-routes.js'
+import { openEnvApiVersion, packageVersion } from './package-version.js'
+import { recordRoutes, registerIndexRoutes } from './routes/index-route.js'
+import { registerOpenEnvRoutes } from './routes/openenv-routes.js'
+import { registerSessionRoutes } from './routes/session-routes.js'
+import type { ServerContext } from './server-context.js'
+import type { ServerOptions } from './server-options.js'
+import { SessionStore } from './session/session-store.js'
+import { Keepalive } from './ws/keepalive.js'
+
+export interface BuildServerOptions {
+  options: ServerOptions
+  registry: EnvRegistry
+  /** The registry's default env id, used when `options.defaultEnvId` is absent. */
+  registryDefaultEnvId: string
+  workerIndex?: number
+  forward?: ServerContext['forward']
+}
+
+export interface BuiltServer {
+  app: FastifyInstance
+  context: ServerContext
+}
+
+export async function buildServer(build: BuildServerOptions): Promise<BuiltServer> {
+  const { options } = build
+  const workerIndex = build.workerIndex ?? 0
+  const hosts = createEnvHosts({ registry: build.registry, defaultEnvId: options.defaultEnvId ?? build.registryDefaultEnvId })
+  const defaultHost = hosts.find((host) => host.isDefault)!
+  const context: ServerContext = {
+    options,
+    hosts,
+    defaultHost,
+    store: new SessionStore({
+      maxSessions: options.maxSessions,
+      sessionTimeoutMs: options.sessionTimeoutS * 1000,
+      idPrefix: build.forward ? `w${workerIndex}.` : '',
+    }),
+    keepalive: new Keepalive({ intervalMs: options.pingIntervalS * 1000, timeoutMs: options.pingTimeoutS * 1000 }),
+    workerIndex,
+    ...(build.forward ? { forward: build.forward } : {}),
+  }
+
+  const app = Fastify({
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    bodyLimit: options.bodyLimitBytes,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  installJsonParser(app)
+  installErrorHandlers(app, { envIds: hosts.map((host) => host.id) })
+  if (build.forward) {
+    // x-releaseops-worker: the worker that ran the request (kept from a forwarded reply); received-by: this one.
+    app.addHook('onSend', async (_request, reply) => {
+      if (!reply.hasHeader('x-releaseops-worker')) reply.header('x-releaseops-worker', String(workerIndex))
+      reply.header('x-releaseops-received-by', String(workerIndex))
+    })
+  }
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'ReleaseOps environment server',
+        description: `OpenEnv-compatible HTTP, WebSocket and MCP API (releaseops ${packageVersion}). Every env is served under /envs/{id}; the default env (${defaultHost.id}) also at the root. GET / lists every route, WebSocket ones included.`,
+        version: openEnvApiVersion,
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
+  await app.register(fastifyWebsocket, { options: { maxPayload: options.maxFrameBytes, perMessageDeflate: false } })
+  // After the WebSocket plugin's own hook, so a refused upgrade's socket is still destroyed after the reply.
+  app.addHook('onRequest', tokenGuard(options.token))
+
+  const routes = recordRoutes(app)
+  registerIndexRoutes(app, { context, routes })
+  for (const host of hosts) {
+    const prefixes = host.isDefault ? ['', host.prefix] : [host.prefix]
+    for (const prefix of prefixes) {
+      registerOpenEnvRoutes(app, { context, host, prefix })
+      registerSessionRoutes(app, { context, host, prefix })
+      registerMcpRoutes(app, { context, host, prefix })
+    }
+  }
+
+  app.addHook('onReady', async () => {
+    context.store.startReaper()
+    context.keepalive.start()
+  })
+  app.addHook('preClose', async () => {
+    context.store.stopReaper()
+    context.keepalive.stop()
+    context.store.closeAll('server_shutdown')
+  })
+  return { app, context }
+}

@@ -1,0 +1,131 @@
+/**
+ * @module server/cluster: `releaseops serve --workers N`. The primary forks N workers (node:cluster, which
+ * hands each accepted connection to one worker, so a WebSocket session stays on its connection's process)
+ * and relays session-bound HTTP requests between workers: a worker asks for another's session, the
+ * primary passes the request to the owner, which runs it with `app.inject` and sends the reply back.
+ */
+import cluster, { type Worker } from 'node:cluster'
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { ForwardedReply, ForwardedRequest } from '../server-context.js'
+
+export const workerIndexVariable = 'RELEASEOPS_WORKER_INDEX'
+
+type ClusterMessage =
+  | { releaseops: 'forward'; id: string; request: ForwardedRequest }
+  | { releaseops: 'run'; id: string; from: number; request: ForwardedRequest }
+  | { releaseops: 'ran'; id: string; from: number; reply: ForwardedReply }
+  | { releaseops: 'forwarded'; id: string; reply: ForwardedReply }
+  | { releaseops: 'listening'; index: number; url: string }
+
+const isClusterMessage = (value: unknown): value is ClusterMessage =>
+  typeof value === 'object' && value !== null && typeof (value as { releaseops?: unknown }).releaseops === 'string'
+
+const unavailable = (message: string): ForwardedReply => ({
+  statusCode: 503,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({ error: { code: 'worker_unavailable', message } }),
+})
+
+export interface ClusterPrimaryOptions {
+  workers: number
+  /** Called once every worker listens, with the URL they share. */
+  onListening: (url: string) => void
+  log: (line: string) => void
+}
+
+/** Runs in the primary: forks, relays, restarts crashed workers, stops them all on SIGINT/SIGTERM. */
+export function runClusterPrimary(options: ClusterPrimaryOptions): void {
+  const byIndex = new Map<number, Worker>()
+  const listening = new Set<number>()
+  let stopping = false
+  let announced = false
+
+  const fork = (index: number) => {
+    const worker = cluster.fork({ [workerIndexVariable]: String(index) })
+    byIndex.set(index, worker)
+    worker.on('message', (message: unknown) => {
+      if (!isClusterMessage(message)) return
+      if (message.releaseops === 'listening') {
+        listening.add(message.index)
+        if (!announced && listening.size === options.workers) {
+          announced = true
+          options.onListening(message.url)
+        }
+      } else if (message.releaseops === 'forward') {
+        const owner = byIndex.get(message.request.workerIndex)
+        if (owner?.isConnected()) owner.send({ releaseops: 'run', id: message.id, from: index, request: message.request })
+        else
+          worker.send({ releaseops: 'forwarded', id: message.id, reply: unavailable('The worker owning this session is gone.') })
+      } else if (message.releaseops === 'ran') {
+        byIndex.get(message.from)?.send({ releaseops: 'forwarded', id: message.id, reply: message.reply })
+      }
+    })
+    worker.on('exit', (code, signal) => {
+      if (byIndex.get(index) === worker) byIndex.delete(index)
+      if (stopping) {
+        if (byIndex.size === 0) process.exit(0)
+        return
+      }
+      options.log(`releaseops serve: worker ${index} exited (${signal ?? code}); its sessions are lost; restarting it\n`)
+      fork(index)
+    })
+  }
+
+  for (let index = 0; index < options.workers; index++) fork(index)
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    for (const worker of byIndex.values()) worker.process.kill('SIGTERM')
+    setTimeout(() => process.exit(0), 10_000).unref()
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+/** Runs in a worker: the `forward` function of its server context. */
+export function clusterForwarder(timeoutMs = 60_000): (request: ForwardedRequest) => Promise<ForwardedReply> {
+  const pending = new Map<string, (reply: ForwardedReply) => void>()
+  process.on('message', (message: unknown) => {
+    if (isClusterMessage(message) && message.releaseops === 'forwarded') {
+      pending.get(message.id)?.(message.reply)
+      pending.delete(message.id)
+    }
+  })
+  return (request) =>
+    new Promise((resolve) => {
+      const id = randomUUID()
+      const timer = setTimeout(() => {
+        pending.delete(id)
+        resolve(unavailable('The worker owning this session did not answer in time.'))
+      }, timeoutMs)
+      pending.set(id, (reply) => {
+        clearTimeout(timer)
+        resolve(reply)
+      })
+      process.send?.({ releaseops: 'forward', id, request } satisfies ClusterMessage)
+    })
+}
+
+/** Runs in a worker: answers requests other workers forward to it, and announces that it listens. */
+export function serveForwardedRequests(options: { app: FastifyInstance; index: number; url: string }): void {
+  process.on('message', async (message: unknown) => {
+    if (!isClusterMessage(message) || message.releaseops !== 'run') return
+    const { request } = message
+    const response = await options.app.inject({
+      method: request.method as 'POST',
+      url: request.url,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { payload: request.body }),
+    })
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers[name] = value
+    process.send?.({
+      releaseops: 'ran',
+      id: message.id,
+      from: message.from,
+      reply: { statusCode: response.statusCode, headers, body: response.body },
+    } satisfies ClusterMessage)
+  })
+  process.send?.({ releaseops: 'listening', index: options.index, url: options.url } satisfies ClusterMessage)
+}

@@ -1,0 +1,218 @@
+/**
+ * @module server/mcp: one JSON-RPC 2.0 dispatcher for every MCP transport (HTTP `POST /mcp`, `WS /mcp`,
+ * `{"type":"mcp"}` inside `/ws`, and stdio). It speaks the MCP methods an agent needs (`initialize`,
+ * `ping`, `tools/list`, `tools/call`, `resources/*`) plus OpenEnv's `openenv/session/create|close`.
+ * Calls target the transport's session, `params.session_id`, the `Mcp-Session-Id` header, or else a
+ * temporary env (reset with defaults, one step, closed), as OpenEnv does.
+ */
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import type { EnvHost } from '../env-host.js'
+import { packageVersion } from '../package-version.js'
+import { EnvSession } from '../session/env-session.js'
+import { CapacityReachedError } from '../session/session-errors.js'
+import { resetInput } from '../session/session-operations.js'
+import type { SessionStore } from '../session/session-store.js'
+import { type JsonRpcRequest, jsonRpcRequestSchema, resetKwargsSchema } from '../wire/wire-schemas.js'
+import { callToolOnSession, mcpTools } from './mcp-tool-call.js'
+
+export type JsonRpcId = string | number | null
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string; data?: unknown } }
+
+export interface McpContext {
+  host: EnvHost
+  store: SessionStore
+  /** The session a connection-bound transport owns (`/ws`, `WS /mcp`, stdio). */
+  session?: EnvSession
+  /** The `Mcp-Session-Id` header of an HTTP request. */
+  headerSessionId?: string
+  /** HTTP: `initialize` created a session; the route returns its id in the `Mcp-Session-Id` header. */
+  onSessionCreated?: (sessionId: string) => void
+}
+
+export const jsonRpcErrors = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  server: -32000,
+} as const
+
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+const observationUri = 'releaseops://session/observation'
+const stateUri = 'releaseops://session/state'
+
+export function jsonRpcError(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }
+}
+
+/** A request, notification or batch; returns undefined when nothing is to be answered (notifications). */
+export function dispatchJsonRpc(message: unknown, context: McpContext): JsonRpcResponse | JsonRpcResponse[] | undefined {
+  if (Array.isArray(message)) {
+    if (message.length === 0) return jsonRpcError(null, jsonRpcErrors.invalidRequest, 'Invalid Request: empty batch')
+    const responses = message.map((item) => dispatchOne(item, context)).filter((item) => item !== undefined)
+    return responses.length > 0 ? responses : undefined
+  }
+  return dispatchOne(message, context)
+}
+
+function readableId(message: unknown): JsonRpcId {
+  const id = (message as { id?: unknown } | null)?.id
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null
+}
+
+function dispatchOne(message: unknown, context: McpContext): JsonRpcResponse | undefined {
+  const parsed = jsonRpcRequestSchema.safeParse(message)
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')
+    return jsonRpcError(readableId(message), jsonRpcErrors.invalidRequest, `Invalid Request: ${detail}`)
+  }
+  const request = parsed.data
+  const isNotification = request.id === undefined
+  try {
+    const result = runMethod(request, context)
+    return isNotification ? undefined : { jsonrpc: '2.0', id: request.id ?? null, result }
+  } catch (error) {
+    if (isNotification) return undefined
+    return errorResponse(request.id ?? null, error)
+  }
+}
+
+function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
+  if (error instanceof JsonRpcError) return jsonRpcError(id, error.code, error.message, error.data)
+  if (error instanceof CapacityReachedError) {
+    return jsonRpcError(id, jsonRpcErrors.server, error.message, {
+      active_sessions: error.activeSessions,
+      max_sessions: error.maxSessions,
+    })
+  }
+  if (ReleaseOpsError.isInstance(error)) {
+    return jsonRpcError(id, jsonRpcErrors.invalidParams, error.message, { code: error.code, ...error.details })
+  }
+  return jsonRpcError(id, jsonRpcErrors.internal, 'Internal error; see the server log.')
+}
+
+function runMethod(request: JsonRpcRequest, context: McpContext): unknown {
+  const params = request.params ?? {}
+  if (request.method.startsWith('notifications/')) return {}
+  switch (request.method) {
+    case 'initialize':
+      return initialize(params, context)
+    case 'ping':
+      return {}
+    case 'tools/list':
+      return { tools: mcpTools(context.host) }
+    case 'tools/call':
+      return callTool(params, context)
+    case 'resources/list':
+      return { resources: boundSession(params, context) ? resourceList() : [] }
+    case 'resources/read':
+      return readResource(params, context)
+    case 'openenv/session/create': {
+      const session = createSession(context, params)
+      return { session_id: session.id }
+    }
+    case 'openenv/session/close': {
+      const sessionId = params.session_id
+      if (typeof sessionId !== 'string') throw new JsonRpcError(jsonRpcErrors.invalidParams, 'params.session_id is required')
+      context.store.require(sessionId, context.host)
+      context.store.close(sessionId, 'client_closed')
+      return { session_id: sessionId, closed: true }
+    }
+    default:
+      throw new JsonRpcError(jsonRpcErrors.methodNotFound, `Method not found: ${request.method}`)
+  }
+}
+
+function negotiate(requested: unknown): string {
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION
+}
+
+function initialize(params: Record<string, unknown>, context: McpContext) {
+  let session = boundSession(params, context)
+  if (!session && context.onSessionCreated) {
+    session = createSession(context, {})
+    context.onSessionCreated(session.id)
+  }
+  const spec = context.host.spec
+  const start = session
+    ? `\n\nThe episode has started (seed and options as the session was created). Current observation:\n${session.lastText}`
+    : ''
+  return {
+    protocolVersion: negotiate(params.protocolVersion),
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
+    serverInfo: { name: `releaseops/${spec.id}`, title: `ReleaseOps ${spec.id}`, version: packageVersion },
+    instructions: `${spec.description}\n\nEach tool call is one env step; its result is the text the env shows the agent.${start}`,
+  }
+}
+
+/** Creates an MCP session and resets it (params are reset kwargs: seed, options, dataset-row fields). */
+function createSession(context: McpContext, params: Record<string, unknown>): EnvSession {
+  const parsed = resetKwargsSchema.safeParse(params)
+  if (!parsed.success) throw new JsonRpcError(jsonRpcErrors.invalidParams, `Invalid reset arguments: ${parsed.error.message}`)
+  const session = context.store.create(context.host, 'mcp')
+  try {
+    resetInput(session, session.reset(parsed.data))
+  } catch (error) {
+    context.store.close(session.id, 'client_closed')
+    throw error
+  }
+  return session
+}
+
+function boundSession(params: Record<string, unknown>, context: McpContext): EnvSession | undefined {
+  if (context.session) return context.session
+  const sessionId = typeof params.session_id === 'string' ? params.session_id : context.headerSessionId
+  return sessionId === undefined ? undefined : context.store.require(sessionId, context.host)
+}
+
+function callTool(params: Record<string, unknown>, context: McpContext) {
+  const name = params.name
+  if (typeof name !== 'string') throw new JsonRpcError(jsonRpcErrors.invalidParams, 'params.name (the tool name) is required')
+  const session = boundSession(params, context)
+  if (session) return callToolOnSession(session, name, params.arguments)
+  // No session: a temporary env, reset with the defaults, closed after the call (OpenEnv's behaviour).
+  const temporary = new EnvSession({ id: 'temporary', host: context.host, kind: 'mcp', now: context.store.now() })
+  try {
+    temporary.reset(undefined)
+    return callToolOnSession(temporary, name, params.arguments)
+  } finally {
+    temporary.close('client_closed')
+  }
+}
+
+function resourceList() {
+  return [
+    {
+      uri: observationUri,
+      name: 'observation',
+      description: 'The latest observation as the agent sees it.',
+      mimeType: 'text/plain',
+    },
+    { uri: stateUri, name: 'state', description: 'The public episode state.', mimeType: 'application/json' },
+  ]
+}
+
+function readResource(params: Record<string, unknown>, context: McpContext) {
+  const session = boundSession(params, context)
+  if (!session) throw new JsonRpcError(jsonRpcErrors.invalidParams, 'Resources need a session (Mcp-Session-Id or session_id).')
+  if (params.uri === observationUri)
+    return { contents: [{ uri: observationUri, mimeType: 'text/plain', text: session.lastText }] }
+  if (params.uri === stateUri) {
+    return { contents: [{ uri: stateUri, mimeType: 'application/json', text: JSON.stringify(session.state()) }] }
+  }
+  throw new JsonRpcError(jsonRpcErrors.invalidParams, `Unknown resource: ${String(params.uri)}`)
+}

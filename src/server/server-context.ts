@@ -1,0 +1,34 @@
+/** @module server: what every route of one server process shares. */
+import type { EnvHost } from './env-host.js'
+import type { ServerOptions } from './server-options.js'
+import type { SessionStore } from './session/session-store.js'
+import type { Keepalive } from './ws/keepalive.js'
+
+export interface ServerContext {
+  options: ServerOptions
+  hosts: readonly EnvHost[]
+  defaultHost: EnvHost
+  store: SessionStore
+  keepalive: Keepalive
+  /** This process's index in a `--workers N` cluster (0 when alone). */
+  workerIndex: number
+  /**
+   * In a cluster: runs an HTTP request for a session owned by another worker there and returns its reply.
+   * Undefined when the process serves alone.
+   */
+  forward?: (request: ForwardedRequest) => Promise<ForwardedReply>
+}
+
+export interface ForwardedRequest {
+  workerIndex: number
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: string | undefined
+}
+
+export interface ForwardedReply {
+  statusCode: number
+  headers: Record<string, string>
+  body: string
+}

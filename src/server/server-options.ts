@@ -1,0 +1,54 @@
+/**
+ * @module server: the server's options, one zod schema (CLI flags and environment variables are parsed
+ * into it). Defaults are safe: loopback only, a session limit, the idle reaper on, size limits.
+ */
+import { z } from 'zod'
+import { InvalidInputError } from '../core/errors/invalid-input-error.js'
+import { describeIssues, issuesFromZod } from './wire/validation-issues.js'
+
+export const serverOptionsSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.int().min(0).max(65_535).default(8000),
+  /** Served at the root as well as under `/envs/{id}`; the registry's default when absent. */
+  defaultEnvId: z.string().optional(),
+  /** Per process (as OpenEnv's MAX_CONCURRENT_ENVS is per worker). */
+  maxSessions: z.int().min(1).default(256),
+  /** Idle sessions are closed after this many seconds; 0 turns the reaper off. */
+  sessionTimeoutS: z.number().min(0).default(900),
+  workers: z.int().min(1).max(64).default(1),
+  /** Bearer token; when set, every session route needs it. Operational routes always do. */
+  token: z.string().min(16, 'A token needs at least 16 characters.').optional(),
+  bodyLimitBytes: z
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  /** Largest WebSocket frame accepted; a bigger one closes the connection with 1009. */
+  maxFrameBytes: z
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  /** Replies a slow reader may leave unread before its connection is dropped. */
+  maxBufferedBytes: z
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
+  pingIntervalS: z.number().min(0).default(20),
+  /** No pong or message for this long: the connection is half-open and is terminated. */
+  pingTimeoutS: z.number().positive().default(120),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('warn'),
+})
+
+export type ServerOptions = z.output<typeof serverOptionsSchema>
+export type ServerOptionsInput = z.input<typeof serverOptionsSchema>
+
+export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
+  const parsed = serverOptionsSchema.safeParse(input)
+  if (parsed.success) return parsed.data
+  const issues = issuesFromZod(parsed.error.issues)
+  throw new InvalidInputError({ code: 'invalid_server_options', message: describeIssues(issues), issues })
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host)
+}

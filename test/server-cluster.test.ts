@@ -1,0 +1,111 @@
+/**
+ * `releaseops serve --workers 2`: connections spread over both processes, a WebSocket session stays on
+ * its connection's process, and an HTTP or MCP session is reachable whichever worker a request lands on.
+ */
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeEnv } from '../src/envs/index.js'
+import { type JsonRecord, type ServerProcess, spawnServer, TestSocket, wsUrl } from './support/test-server.js'
+
+let server: ServerProcess
+let base: string
+
+beforeAll(async () => {
+  server = await spawnServer(['--env', 'releaseops-v1', '--workers', '2'])
+  base = `${server.url}/envs/releaseops-v1`
+})
+afterAll(async () => {
+  await server.stop()
+})
+
+/** One request on a fresh connection, so the cluster may hand it to either worker. */
+function fresh(method: string, url: string, body?: unknown) {
+  return new Promise<{ status: number; json: JsonRecord; owner: string; receivedBy: string }>((resolveRequest, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const outgoing = request(
+      url,
+      { method, agent: false, headers: payload ? { 'content-type': 'application/json' } : {} },
+      (response) => {
+        let text = ''
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString()
+        })
+        response.on('end', () =>
+          resolveRequest({
+            status: response.statusCode ?? 0,
+            json: text ? JSON.parse(text) : {},
+            owner: String(response.headers['x-releaseops-worker']),
+            receivedBy: String(response.headers['x-releaseops-received-by']),
+          }),
+        )
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(payload)
+  })
+}
+
+describe('--workers 2', () => {
+  it('HTTP sessions live in one worker and answer from any', async () => {
+    const sessions = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => fresh('POST', `${base}/sessions`, { seed: 100 + index })),
+    )
+    const owners = new Set(sessions.map((session) => (session.json.env_id as string).slice(0, 3)))
+    expect(owners).toEqual(new Set(['w0.', 'w1.']))
+    const receivers = new Set<string>()
+    for (const [index, session] of sessions.entries()) {
+      const local = makeEnv('releaseops-v1')
+      local.reset({ seed: 100 + index })
+      for (const call of [
+        { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } },
+        { name: 'inspect_ticket', arguments: { ticket_id: 'ticket_1' } },
+      ]) {
+        const step = await fresh('POST', `${base}/sessions/${session.json.env_id}/step`, {
+          tool: call.name,
+          arguments: call.arguments,
+        })
+        const expected = local.step(call)
+        expect(step.status).toBe(200)
+        expect(step.json.text).toBe(local.render(expected.observation))
+        expect(step.json.info).toEqual(expected.info)
+        expect(`w${step.owner}.`).toBe((session.json.env_id as string).slice(0, 3))
+        receivers.add(`${step.receivedBy}->${step.owner}`)
+      }
+      expect((await fresh('DELETE', `${base}/sessions/${session.json.env_id}`)).json.closed).toBe(true)
+    }
+    expect(
+      [...receivers].some((route) => route === '0->1' || route === '1->0'),
+      [...receivers].join(', '),
+    ).toBe(true)
+  })
+
+  it('MCP sessions too (params.session_id)', async () => {
+    const created = await fresh('POST', `${base}/mcp`, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'openenv/session/create',
+      params: { seed: 9 },
+    })
+    const sessionId = created.json.result.session_id as string
+    for (let index = 1; index <= 4; index++) {
+      const reply = await fresh('POST', `${base}/mcp`, {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'inspect_ticket', arguments: { ticket_id: 'x' }, session_id: sessionId },
+      })
+      expect(reply.json.result.structuredContent.info.step_count).toBe(index)
+    }
+  })
+
+  it('WebSocket sessions on both workers play independent episodes', async () => {
+    const sockets = await Promise.all(Array.from({ length: 6 }, () => TestSocket.open(wsUrl(base))))
+    for (const [index, socket] of sockets.entries()) {
+      const local = makeEnv('releaseops-v1')
+      const reset = local.reset({ seed: index })
+      const reply = (await socket.send({ type: 'reset', data: { seed: index } })).data as JsonRecord
+      expect(reply.metadata.text).toBe(local.render(reset.observation))
+      socket.close()
+    }
+  })
+})
