@@ -1,0 +1,116 @@
+/** @module cli: `releaseops release canonical build|split|quarantine-conflicts`. */
+import type { Command } from 'commander'
+import { runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
+import { runCanonicalSplit } from '../../release/canonical/run-canonical-split.js'
+import { runQuarantineConflicts } from '../../release/canonical/run-quarantine-conflicts.js'
+import { parseInteger } from '../parse-options.js'
+import { parseRatio, printSummary } from './release-options.js'
+
+interface BuildFlags {
+  dataset: string
+  configFile: string
+  canonicalDir: string
+  processedDir?: string
+  processed?: string
+  registryDir?: string
+  registry?: string
+  corpusDir?: string
+  corpus?: string
+  formal?: boolean
+  overwrite?: boolean
+  failedAudit?: string
+}
+
+interface SplitFlags {
+  canonicalDir: string
+  dataset: string
+  splitType: 'random' | 'group'
+  groupKey?: string
+  trainRatio: number
+  valRatio: number
+  testRatio: number
+  seed: number
+  levelField: string
+  overwrite?: boolean
+  formal?: boolean
+  configFile?: string
+  failedAudit?: string
+}
+
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T
+
+export function registerReleaseCanonicalCommand(release: Command): void {
+  const canonical = release
+    .command('canonical')
+    .description('Canonical schema-v2 records: build, quarantine prompt conflicts, split.')
+  canonical
+    .command('build')
+    .description('Resolve processed records against the dataset config, registry and corpus into <canonical-dir>/<dataset>/.')
+    .requiredOption('--dataset <name>', 'dataset name, configured in --config-file')
+    .requiredOption('--config-file <file>', 'datasets config JSON')
+    .requiredOption('--canonical-dir <dir>', 'output root; writes <dir>/<dataset>/all.json and resolution_report.json')
+    .option('--processed-dir <dir>', 'reads <dir>/<dataset>/all.json')
+    .option('--processed <file>', 'processed records file')
+    .option('--registry-dir <dir>', 'reads <dir>/<registry_source or dataset>.registry.json')
+    .option('--registry <file>', 'leaf registry JSON')
+    .option('--corpus-dir <dir>', 'reads <dir>/<dataset>.corpus.json')
+    .option('--corpus <file>', 'category corpus JSON')
+    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+    .option('--overwrite', 'replace an existing canonical dataset')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON')
+    .action(async (flags: BuildFlags) => {
+      const report = await runCanonicalBuild(defined({ ...flags }))
+      printSummary({ dataset: report.dataset, output_records: report.output_records, status_counts: report.status_counts })
+    })
+  canonical
+    .command('quarantine-conflicts')
+    .description('Mark records whose prompt key has several targets as prompt_conflict (run before split).')
+    .requiredOption('--canonical-dir <dir>', 'canonical root')
+    .requiredOption('--dataset <name>', 'dataset name')
+    .option('--level-field <field>', 'the level label field', 'data_level')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON')
+    .action(async (flags: { canonicalDir: string; dataset: string; levelField: string; failedAudit?: string }) => {
+      const report = await runQuarantineConflicts(defined({ ...flags }))
+      printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records })
+    })
+  canonical
+    .command('split')
+    .description('Assign seeded train/val/test splits (random = stratified by category and level, or group).')
+    .requiredOption('--canonical-dir <dir>', 'canonical root')
+    .requiredOption('--dataset <name>', 'dataset name')
+    .option('--split-type <type>', 'random or group', 'random')
+    .option('--group-key <path>', 'dotted path of the group key, e.g. metadata.table_name')
+    .option('--train-ratio <r>', 'train share', parseRatio, 0.8)
+    .option('--val-ratio <r>', 'val share', parseRatio, 0.1)
+    .option('--test-ratio <r>', 'test share', parseRatio, 0.1)
+    .option('--seed <n>', 'split seed', parseInteger, 42)
+    .option('--level-field <field>', 'the level label field (stratification)', 'data_level')
+    .option('--overwrite', 'replace an existing split')
+    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+    .option('--config-file <file>', 'datasets config (for --formal)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON')
+    .action(async (flags: SplitFlags) => {
+      const report = await runCanonicalSplit(
+        defined({
+          canonicalDir: flags.canonicalDir,
+          dataset: flags.dataset,
+          splitType: flags.splitType,
+          groupKey: flags.groupKey,
+          ratios: [flags.trainRatio, flags.valRatio, flags.testRatio] as const,
+          seed: flags.seed,
+          levelField: flags.levelField,
+          overwrite: flags.overwrite,
+          formal: flags.formal,
+          configFile: flags.configFile,
+          failedAudit: flags.failedAudit,
+        }),
+      )
+      printSummary({
+        dataset: flags.dataset,
+        sizes: report.sizes,
+        excluded: report.excluded.count,
+        train_coverage: report.train_coverage,
+      })
+    })
+}

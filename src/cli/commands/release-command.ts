@@ -1,0 +1,22 @@
+/**
+ * @module cli: `releaseops release …`: the data-grading release line, one subcommand per stage (demo-data,
+ * preprocess, canonical build/split/quarantine-conflicts, audit prompt-conflicts, sft export/validate) and
+ * `pipeline`, which runs them all.
+ */
+import type { Command } from 'commander'
+import { registerReleaseAuditCommand } from './release-audit-command.js'
+import { registerReleaseCanonicalCommand } from './release-canonical-command.js'
+import { registerReleaseDemoCommands } from './release-demo-command.js'
+import { registerReleasePreprocessCommand } from './release-preprocess-command.js'
+import { registerReleaseSftCommand } from './release-sft-command.js'
+
+export function registerReleaseCommand(program: Command): void {
+  const release = program
+    .command('release')
+    .description('Data-grading release line: xlsx → processed → canonical → splits → audit → SFT release.')
+  registerReleaseDemoCommands(release)
+  registerReleasePreprocessCommand(release)
+  registerReleaseCanonicalCommand(release)
+  registerReleaseAuditCommand(release)
+  registerReleaseSftCommand(release)
+}

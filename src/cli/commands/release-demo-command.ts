@@ -1,0 +1,111 @@
+/** @module cli: `releaseops release demo-data` and `releaseops release pipeline`. */
+import type { Command } from 'commander'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { runDemoData } from '../../release/demo/write-demo-data.js'
+import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
+import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+
+interface PipelineFlags extends Partial<TaskFileFlags> {
+  demo?: boolean
+  out: string
+  rows?: number
+  seed: number
+  dataSeed?: number
+  input?: string
+  mapping?: string
+  configFile?: string
+  classificationStandard?: string
+  gradingStandard?: string
+  stripTrailingCodes?: boolean
+  formal?: boolean
+  quarantine: boolean
+}
+
+function stageLogger(stage: string, seconds: number, rows: number): void {
+  process.stderr.write(`${stage.padEnd(26)} ${seconds.toFixed(2).padStart(7)} s  ${rows} rows\n`)
+}
+
+function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
+  const missing = names.filter((name) => flags[name] === undefined)
+  if (missing.length > 0) {
+    const list = missing.map((name) => `--${String(name).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`)
+    throw new InvalidInputError({
+      code: 'missing_option',
+      path: list[0] as string,
+      message: `Without --demo, the pipeline needs ${list.join(', ')}.`,
+      issues: list.map((flag) => ({ code: 'missing_option', path: flag, message: 'required' })),
+    })
+  }
+}
+
+export function registerReleaseDemoCommands(release: Command): void {
+  release
+    .command('demo-data')
+    .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.')
+    .requiredOption('--out <dir>', 'output directory (must not exist or be empty)')
+    .option('--rows <n>', 'spreadsheet rows', parsePositiveInteger, 2000)
+    .option('--seed <n>', 'generator seed', parseInteger, 20261129)
+    .action(async (flags: { out: string; rows: number; seed: number }) => {
+      const summary = await runDemoData(flags)
+      printSummary({ out: flags.out, rows: summary.rows, seed: summary.seed, row_kinds: summary.row_kinds, files: summary.files })
+    })
+  addTaskFileOptions(
+    release
+      .command('pipeline')
+      .description(
+        'Run every stage (preprocess → canonical → audit → quarantine → split → audit → SFT export → validate) in one process.',
+      )
+      .option('--demo', 'generate the demo data into <out>/demo and run on it')
+      .requiredOption('--out <dir>', 'output directory')
+      .option('--rows <n>', 'demo rows', parsePositiveInteger)
+      .option('--seed <n>', 'split seed', parseInteger, 42)
+      .option('--data-seed <n>', 'demo data seed', parseInteger)
+      .option('--input <file.xlsx>', 'spreadsheet (without --demo)')
+      .option('--mapping <file>', 'column mapping (without --demo)')
+      .option('--config-file <file>', 'datasets config (without --demo)')
+      .option('--classification-standard <file>', 'classification standard (without --demo)')
+      .option('--grading-standard <file>', 'grading standard the audit hashes (without --demo)')
+      .option('--strip-trailing-codes', 'remove trailing codes from labels')
+      .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+      .option('--no-quarantine', 'stop at the audit instead of quarantining conflicting records'),
+    { required: false },
+  ).action(async (flags: PipelineFlags) => {
+    const result = flags.demo
+      ? await runDemoPipeline({
+          out: flags.out,
+          seed: flags.seed,
+          ...(flags.rows ? { rows: flags.rows } : {}),
+          ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
+          onStage: stageLogger,
+        })
+      : await (() => {
+          required(flags, [
+            'input',
+            'mapping',
+            'configFile',
+            'classificationStandard',
+            'gradingStandard',
+            'dataset',
+            'registry',
+            'corpus',
+          ])
+          return runPipeline({
+            ...taskFileOptions(flags as TaskFileFlags),
+            input: flags.input as string,
+            mapping: flags.mapping as string,
+            configFile: flags.configFile as string,
+            classificationStandard: flags.classificationStandard as string,
+            gradingStandard: flags.gradingStandard as string,
+            out: flags.out,
+            seed: flags.seed,
+            quarantine: flags.quarantine,
+            ...(flags.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+            ...(flags.formal ? { formal: true } : {}),
+            onStage: stageLogger,
+          })
+        })()
+    printSummary(result.report)
+    if (!result.valid) process.exitCode = 1
+  })
+}

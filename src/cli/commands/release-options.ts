@@ -1,0 +1,55 @@
+/** @module cli: option helpers shared by the `releaseops release …` commands. */
+import { type Command, InvalidArgumentError } from 'commander'
+
+/** Collects a repeatable option into a list. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value]
+}
+
+export function parseRatio(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError('expected a number between 0 and 1')
+  return parsed
+}
+
+/** Prints a stage's summary as one JSON line on stdout. */
+export function printSummary(summary: unknown): void {
+  process.stdout.write(`${JSON.stringify(summary)}\n`)
+}
+
+/** The task files every SFT command takes (optional where another flag supplies them, as `pipeline --demo`). */
+export function addTaskFileOptions(command: Command, options: { required?: boolean } = {}): Command {
+  const add = (flags: string, description: string) =>
+    options.required === false ? command.option(flags, description) : command.requiredOption(flags, description)
+  add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
+  add('--registry <file>', 'leaf registry JSON')
+  add('--corpus <file>', 'category corpus JSON (must cover the registry exactly)')
+  return command
+    .option('--task-config <file>', 'task config JSON (default: the four native metadata fields)')
+    .option('--metadata-fields <fields...>', 'prompt metadata fields, overriding the task config')
+    .option('--grading-config <file>', 'grading standard JSON')
+    .option('--grading-manifest <file>', 'grading manifest; its entry for --dataset is verified by sha256')
+}
+
+export interface TaskFileFlags {
+  dataset: string
+  registry: string
+  corpus: string
+  taskConfig?: string
+  metadataFields?: string[]
+  gradingConfig?: string
+  gradingManifest?: string
+}
+
+/** Commander flags → task options (absent flags left out). */
+export function taskFileOptions(flags: TaskFileFlags) {
+  return {
+    dataset: flags.dataset,
+    registry: flags.registry,
+    corpus: flags.corpus,
+    ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
+    ...(flags.metadataFields ? { metadataFields: flags.metadataFields } : {}),
+    ...(flags.gradingConfig ? { gradingConfig: flags.gradingConfig } : {}),
+    ...(flags.gradingManifest ? { gradingManifest: flags.gradingManifest } : {}),
+  }
+}

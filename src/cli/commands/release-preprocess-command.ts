@@ -1,0 +1,58 @@
+/** @module cli: `releaseops release preprocess`: spreadsheet + mapping → processed records. */
+import type { Command } from 'commander'
+import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
+import { createProgress } from '../progress.js'
+import { printSummary } from './release-options.js'
+
+interface PreprocessFlags {
+  input: string
+  mapping: string
+  dataset: string
+  output: string
+  sheet?: string
+  stripTrailingCodes?: boolean
+  skipEmptyFieldName?: boolean
+  overwrite?: boolean
+  failedAudit?: string
+  formal?: boolean
+  configFile?: string
+}
+
+export function registerReleasePreprocessCommand(release: Command): void {
+  release
+    .command('preprocess')
+    .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
+    .requiredOption('--input <file.xlsx>', 'the spreadsheet')
+    .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
+    .requiredOption('--dataset <name>', 'dataset name (part of every record id)')
+    .requiredOption('--output <file>', 'processed records JSON to write (refused if it exists)')
+    .option('--sheet <name>', 'worksheet to read (default: the first)')
+    .option('--strip-trailing-codes', 'remove codes such as "（B4-1）" from labels (recorded in label_notes)')
+    .option('--skip-empty-field-name', 'skip rows without a field name instead of failing')
+    .option('--overwrite', 'replace an existing output file')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output>.failed.json)')
+    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+    .option('--config-file <file>', 'datasets config (for --formal)')
+    .action(async (flags: PreprocessFlags) => {
+      const progress = createProgress('preprocess rows')
+      try {
+        const report = await runPreprocess({
+          input: flags.input,
+          mapping: flags.mapping,
+          dataset: flags.dataset,
+          output: flags.output,
+          ...(flags.sheet ? { sheet: flags.sheet } : {}),
+          ...(flags.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+          ...(flags.skipEmptyFieldName ? { skipEmptyFieldName: true } : {}),
+          ...(flags.overwrite ? { overwrite: true } : {}),
+          ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
+          ...(flags.formal ? { formal: true } : {}),
+          ...(flags.configFile ? { configFile: flags.configFile } : {}),
+          onProgress: (rows) => progress.update(rows, rows),
+        })
+        printSummary(report)
+      } finally {
+        progress.stop()
+      }
+    })
+}

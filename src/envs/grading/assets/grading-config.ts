@@ -1,0 +1,51 @@
+/**
+ * @module envs/grading: the grading standard: the approved sensitivity levels (with optional aligned
+ * descriptions) and the record field holding the level label. Unknown keys are rejected.
+ */
+import { z } from 'zod'
+import { type AssetSource, parseAsset } from './parse-asset.js'
+
+export const gradingConfigSchema = z
+  .strictObject({
+    levels: z
+      .array(
+        z
+          .string()
+          .transform((value) => value.trim())
+          .pipe(z.string().min(1, 'level codes must be non-empty')),
+      )
+      .min(1, 'levels must not be empty'),
+    descriptions: z.array(z.string()).optional(),
+    gt_field: z
+      .string()
+      .transform((value) => value.trim())
+      .pipe(z.string().min(1, 'gt_field must be non-empty'))
+      .default('data_level'),
+  })
+  .superRefine((config, context) => {
+    const seen = new Set<string>()
+    config.levels.forEach((level, index) => {
+      if (seen.has(level)) context.addIssue({ code: 'custom', path: ['levels', index], message: `duplicate level "${level}"` })
+      seen.add(level)
+    })
+    if (config.descriptions !== undefined && config.descriptions.length !== config.levels.length) {
+      context.addIssue({
+        code: 'custom',
+        path: ['descriptions'],
+        message: `descriptions must align with levels (${config.levels.length}), got ${config.descriptions.length}`,
+      })
+    }
+  })
+
+export type GradingConfig = z.output<typeof gradingConfigSchema>
+
+/** Validates a parsed grading config JSON value. */
+export function parseGradingConfig(value: unknown, source = 'grading config'): GradingConfig {
+  const asset: AssetSource = { kind: 'grading config', source, code: 'invalid_grading_config' }
+  return parseAsset(gradingConfigSchema, value, asset)
+}
+
+/** `(code, description)` pairs; a level without a description gets "". */
+export function gradingRubric(config: GradingConfig): [string, string][] {
+  return config.levels.map((level, index) => [level, config.descriptions?.[index] ?? ''])
+}

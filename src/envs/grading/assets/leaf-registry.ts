@@ -1,0 +1,72 @@
+/**
+ * @module envs/grading: the leaf registry, the universe of categories a field can belong to. Registry
+ * order fixes the choice ids ("1".."N") a model sees; `category_id` is the only identity.
+ */
+import { z } from 'zod'
+import { type AssetSource, parseAsset } from './parse-asset.js'
+
+/** The smallest registry the task accepts (the original's invariant). */
+export const minimumLeafCount = 5
+
+const trimmed = z.string().transform((value) => value.trim())
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => (value ?? '').trim())
+
+const leafCategorySchema = z.object({
+  category_id: trimmed.pipe(z.string().min(1, 'category_id must be a non-empty string')),
+  name: optionalText,
+  description: optionalText,
+  path: z
+    .array(trimmed)
+    .nullish()
+    .transform((parts) => parts ?? []),
+  code: z
+    .string()
+    .nullish()
+    .transform((value) => (value === undefined || value === null ? null : value.trim())),
+})
+
+export const leafRegistrySchema = z
+  .preprocess(
+    // The original also accepts a bare list, and bare id strings as categories.
+    (value) => {
+      const categories = Array.isArray(value) ? value : (value as { categories?: unknown } | null)?.categories
+      if (!Array.isArray(categories)) return value
+      return { categories: categories.map((item) => (typeof item === 'string' ? { category_id: item } : item)) }
+    },
+    z.object({ categories: z.array(leafCategorySchema) }),
+  )
+  .transform((registry) => ({
+    categories: registry.categories.map((category) => ({ ...category, name: category.name || category.category_id })),
+  }))
+  .superRefine((registry, context) => {
+    if (registry.categories.length < minimumLeafCount) {
+      context.addIssue({
+        code: 'custom',
+        path: ['categories'],
+        message: `a leaf registry needs at least ${minimumLeafCount} categories, got ${registry.categories.length}`,
+      })
+    }
+    const seen = new Map<string, number>()
+    registry.categories.forEach((category, index) => {
+      const first = seen.get(category.category_id)
+      if (first !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['categories', index, 'category_id'],
+          message: `duplicate category_id "${category.category_id}" (first at categories.${first})`,
+        })
+      } else seen.set(category.category_id, index)
+    })
+  })
+
+export type LeafRegistry = z.output<typeof leafRegistrySchema>
+export type LeafCategory = LeafRegistry['categories'][number]
+
+/** Validates a parsed registry JSON value. */
+export function parseLeafRegistry(value: unknown, source = 'leaf registry'): LeafRegistry {
+  const asset: AssetSource = { kind: 'leaf registry', source, code: 'invalid_registry' }
+  return parseAsset(leafRegistrySchema, value, asset)
+}

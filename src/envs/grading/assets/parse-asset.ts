@@ -1,0 +1,46 @@
+/**
+ * @module envs/grading: one way to validate a task asset: zod issues become an `InvalidInputError` whose
+ * issue paths name the source (`registry.json:categories.3.category_id`).
+ */
+import type { z } from 'zod'
+import { type InputIssue, InvalidInputError } from '../../../core/errors/invalid-input-error.js'
+
+export interface AssetSource {
+  /** What the asset is called in messages ("leaf registry"). */
+  kind: string
+  /** Where it came from (a file path or a label); prefixes every issue path. */
+  source: string
+  /** The error code when the asset is invalid. */
+  code: string
+}
+
+/** `source:dotted.path` (or just the source for a top-level issue). */
+export function issuePath(source: string, path: readonly PropertyKey[]): string {
+  return path.length === 0 ? source : `${source}:${path.map(String).join('.')}`
+}
+
+/** Throws one error listing every problem. */
+export function invalidAsset(asset: AssetSource, issues: readonly InputIssue[]): never {
+  const first = issues[0]
+  const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : ''
+  throw new InvalidInputError({
+    code: asset.code,
+    path: asset.source,
+    message: `Invalid ${asset.kind} ${asset.source}: ${first ? `${first.path}: ${first.message}` : 'no details'}${more}`,
+    issues,
+  })
+}
+
+/** Parses `value` with `schema` or throws an `InvalidInputError` naming every bad path. */
+export function parseAsset<Schema extends z.ZodType>(schema: Schema, value: unknown, asset: AssetSource): z.output<Schema> {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  invalidAsset(
+    asset,
+    result.error.issues.map((issue) => ({
+      code: issue.code,
+      path: issuePath(asset.source, issue.path),
+      message: issue.message,
+    })),
+  )
+}

@@ -1,0 +1,95 @@
+/**
+ * @module envs/grading: what one episode is about, read from a canonical record (`options.record`) or a
+ * row of an RL release (`options.row`): the record id, its visible metadata and the two labels.
+ */
+import { z } from 'zod'
+import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import type { GradingTask } from './grading-task.js'
+
+export interface GradingEpisodeSource {
+  sourceId: string
+  metadata: Record<string, unknown>
+  groundTruth: string
+  groundTruthLevel: string
+}
+
+const metadataSchema = z.record(z.string(), z.unknown())
+const nonEmpty = z
+  .string()
+  .transform((value) => value.trim())
+  .pipe(z.string().min(1))
+
+const recordSchema = z.looseObject({
+  id: nonEmpty,
+  resolution_status: z.literal('resolved').optional(),
+  metadata: metadataSchema,
+  target: z.looseObject({ category_id: nonEmpty }),
+})
+
+const rowSchema = z.looseObject({
+  reward_model: z.looseObject({ ground_truth: nonEmpty }),
+  extra_info: z.looseObject({ source_id: nonEmpty, metadata: metadataSchema, ground_truth_level: nonEmpty }),
+})
+
+export const gradingResetOptionsSchema = z.strictObject({
+  record: z.unknown().optional(),
+  row: z.unknown().optional(),
+})
+
+function fail(message: string, issues: InputIssue[]): never {
+  throw new InvalidInputError({ code: 'invalid_reset_options', message, issues })
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const issues = result.error.issues.map((issue) => ({
+    code: issue.code,
+    path: [prefix, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }))
+  return fail(`Invalid ${prefix}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`, issues)
+}
+
+/** The episode described by reset options, checked against the task's registry and levels. */
+export function episodeSourceFromOptions(options: Record<string, unknown>, task: GradingTask): GradingEpisodeSource {
+  const { record, row } = parse(gradingResetOptionsSchema, options, 'options')
+  if ((record === undefined) === (row === undefined)) {
+    fail('Reset options need exactly one of record (a canonical record) or row (an RL release row).', [
+      { code: 'invalid_reset_options', path: 'options', message: 'give exactly one of record or row' },
+    ])
+  }
+  let source: GradingEpisodeSource
+  if (record !== undefined) {
+    const parsed = parse(recordSchema, record, 'options.record')
+    const level = parse(
+      nonEmpty,
+      (record as Record<string, unknown>)[task.grading.gt_field],
+      `options.record.${task.grading.gt_field}`,
+    )
+    source = { sourceId: parsed.id, metadata: parsed.metadata, groundTruth: parsed.target.category_id, groundTruthLevel: level }
+  } else {
+    const parsed = parse(rowSchema, row, 'options.row')
+    source = {
+      sourceId: parsed.extra_info.source_id,
+      metadata: parsed.extra_info.metadata,
+      groundTruth: parsed.reward_model.ground_truth,
+      groundTruthLevel: parsed.extra_info.ground_truth_level,
+    }
+  }
+  if (!task.choices.hasCategoryId(source.groundTruth)) {
+    fail(`Ground truth "${source.groundTruth}" is not in the task's leaf registry.`, [
+      { code: 'unknown_category', path: 'options.ground_truth', message: `"${source.groundTruth}" is not a registry category` },
+    ])
+  }
+  if (!task.grading.levels.includes(source.groundTruthLevel)) {
+    fail(`Level "${source.groundTruthLevel}" is not an approved level (${task.grading.levels.join(', ')}).`, [
+      {
+        code: 'unknown_level',
+        path: 'options.ground_truth_level',
+        message: `"${source.groundTruthLevel}" is not an approved level`,
+      },
+    ])
+  }
+  return source
+}

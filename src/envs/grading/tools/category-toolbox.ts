@@ -1,0 +1,203 @@
+/**
+ * @module envs/grading: the category tools' behaviour: deterministic, in memory, lexical, with the
+ * original's scoring and result shapes. No labels, no per-record data: the same toolbox serves every
+ * episode of a task. Canonical ids are redacted from every returned text.
+ */
+import type { CorpusCategory } from '../assets/category-corpus.js'
+import type { LeafCategory, LeafRegistry } from '../assets/leaf-registry.js'
+import type { PromptChoices } from '../prompt-choices.js'
+import { lexicalFeatures, overlap, shortSummary } from '../text/lexical-features.js'
+import { normalizeKeyText, pythonStrip } from '../text/python-text.js'
+import { maxChoiceIds, maxExampleLimit, searchTopK } from './category-tools.js'
+
+export interface ToolError {
+  code: string
+  message: string
+}
+
+export type ToolOutcome<T> = { ok: true; result: T } | { ok: false; error: ToolError }
+
+export interface SearchResult {
+  candidates: { choice_id: string; name: string; summary: string }[]
+}
+export interface DetailsResult {
+  categories: { choice_id: string; name: string; description: string; descriptions: string[] }[]
+}
+export interface ExamplesResult {
+  categories: { choice_id: string; name: string; examples: string[] }[]
+}
+export interface BrowseResult {
+  groups: { scope_key: string; category_count: number }[]
+}
+
+interface SearchDocument {
+  index: number
+  choiceId: string
+  categoryId: string
+  scopeKey: string
+  name: string
+  summary: string
+  nameText: string
+  nameFeatures: Set<string>
+  bodyFeatures: Set<string>
+}
+
+const failure = (code: string, message: string): { ok: false; error: ToolError } => ({ ok: false, error: { code, message } })
+
+/** The top-level group of a category: its first path element, else the first letter of its id's head. */
+export function scopeKeyOf(category: LeafCategory): string {
+  if (category.path.length > 0) return category.path[0] as string
+  const head = category.category_id.includes(':')
+    ? category.category_id.slice(category.category_id.indexOf(':') + 1)
+    : category.category_id
+  for (const character of head) if (/\p{L}/u.test(character)) return character.toUpperCase()
+  return Array.from(head)[0] ?? ''
+}
+
+export class CategoryToolbox {
+  private readonly documents: SearchDocument[]
+  private readonly canonicalIds: string[]
+  private readonly groups: BrowseResult['groups']
+
+  private readonly corpus: ReadonlyMap<string, CorpusCategory>
+  private readonly choices: PromptChoices
+
+  constructor(options: { registry: LeafRegistry; corpus: ReadonlyMap<string, CorpusCategory>; choices: PromptChoices }) {
+    const { registry, corpus, choices } = options
+    this.corpus = corpus
+    this.choices = choices
+    // Longest first, so an id that contains another id is redacted whole.
+    this.canonicalIds = registry.categories.map((category) => category.category_id).sort((a, b) => b.length - a.length)
+    this.documents = choices.choices.map((choice, index) => {
+      const category = registry.categories[index] as LeafCategory
+      const entry = corpus.get(choice.categoryId) as CorpusCategory
+      const summary = entry.description || category.description
+      const nameParts = [choice.displayName, category.name, ...category.path].filter((part) => part)
+      const bodyParts = [summary, ...entry.descriptions, ...entry.examples, ...entry.path].filter((part) => part)
+      return {
+        index,
+        choiceId: choice.choiceId,
+        categoryId: choice.categoryId,
+        scopeKey: scopeKeyOf(category),
+        name: this.publicText(choice.displayName),
+        summary: shortSummary(this.publicText(summary)),
+        nameText: normalizeKeyText(nameParts.join(' ')),
+        nameFeatures: lexicalFeatures(nameParts.join(' ')),
+        bodyFeatures: lexicalFeatures(bodyParts.join(' ')),
+      }
+    })
+    const counts = new Map<string, number>()
+    for (const document of this.documents) counts.set(document.scopeKey, (counts.get(document.scopeKey) ?? 0) + 1)
+    this.groups = [...counts].map(([scope_key, category_count]) => ({ scope_key, category_count }))
+  }
+
+  /** Model-visible text with any canonical id replaced by "[redacted-id]". */
+  publicText(value: string): string {
+    let result = value
+    for (const id of this.canonicalIds) if (result.includes(id)) result = result.replaceAll(id, '[redacted-id]')
+    return result
+  }
+
+  /** The scope keys `browse_categories` lists, in registry order of first appearance. */
+  scopeKeys(): string[] {
+    return this.groups.map((group) => group.scope_key)
+  }
+
+  /** The scope key of a canonical category id. */
+  scopeOfCategory(categoryId: string): string {
+    return (this.documents.find((document) => document.categoryId === categoryId) as SearchDocument).scopeKey
+  }
+
+  search(options: { fieldName: string; tableName: string; topK?: number; scope?: string }): ToolOutcome<SearchResult> {
+    const field = normalizeKeyText(options.fieldName)
+    if (!field) return failure('empty_field_name', 'field_name must be a non-empty string')
+    const topK = options.topK ?? searchTopK
+    if (topK !== searchTopK) return failure('invalid_top_k', `top_k is fixed at ${searchTopK}`)
+    if (options.scope !== undefined && !this.groups.some((group) => group.scope_key === options.scope)) {
+      return failure('unknown_scope', `unknown scope_key "${options.scope}"; call browse_categories for the valid keys`)
+    }
+    const fieldFeatures = lexicalFeatures(field)
+    const tableFeatures = lexicalFeatures(normalizeKeyText(options.tableName))
+    const queryFeatures = new Set([...fieldFeatures, ...tableFeatures])
+    const scored = this.documents
+      .filter((document) => options.scope === undefined || document.scopeKey === options.scope)
+      .map((document) => {
+        let score = 0
+        if (field === document.nameText) score += 100
+        else if (document.nameText.includes(field) || field.includes(document.nameText)) score += 35
+        score += 8 * overlap(fieldFeatures, document.nameFeatures)
+        score += 3 * overlap(tableFeatures, document.nameFeatures)
+        score += 2 * overlap(queryFeatures, document.bodyFeatures)
+        return { document, score }
+      })
+    scored.sort((left, right) => right.score - left.score || left.document.index - right.document.index)
+    return {
+      ok: true,
+      result: {
+        candidates: scored.slice(0, topK).map(({ document }) => ({
+          choice_id: document.choiceId,
+          name: document.name,
+          summary: document.summary,
+        })),
+      },
+    }
+  }
+
+  details(choiceIds: readonly string[]): ToolOutcome<DetailsResult> {
+    const checked = this.checkChoiceIds(choiceIds)
+    if (!checked.ok) return checked
+    return {
+      ok: true,
+      result: {
+        categories: checked.result.map((choiceId) => {
+          const choice = this.choices.byChoice(choiceId)
+          const entry = this.corpus.get(choice.categoryId) as CorpusCategory
+          return {
+            choice_id: choiceId,
+            name: this.publicText(choice.displayName),
+            description: this.publicText(entry.description),
+            descriptions: entry.descriptions.map((text) => this.publicText(text)),
+          }
+        }),
+      },
+    }
+  }
+
+  examples(choiceIds: readonly string[], limit = 2): ToolOutcome<ExamplesResult> {
+    const checked = this.checkChoiceIds(choiceIds)
+    if (!checked.ok) return checked
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxExampleLimit) {
+      return failure('invalid_limit', `limit must be an integer between 1 and ${maxExampleLimit}`)
+    }
+    return {
+      ok: true,
+      result: {
+        categories: checked.result.map((choiceId) => {
+          const choice = this.choices.byChoice(choiceId)
+          const entry = this.corpus.get(choice.categoryId) as CorpusCategory
+          return {
+            choice_id: choiceId,
+            name: this.publicText(choice.displayName),
+            examples: entry.examples.slice(0, limit).map((text) => this.publicText(text)),
+          }
+        }),
+      },
+    }
+  }
+
+  browse(): ToolOutcome<BrowseResult> {
+    return { ok: true, result: { groups: this.groups.map((group) => ({ ...group })) } }
+  }
+
+  private checkChoiceIds(raw: readonly string[]): ToolOutcome<string[]> {
+    if (raw.length < 1 || raw.length > maxChoiceIds) {
+      return failure('invalid_choice_ids', `choice_ids must contain between 1 and ${maxChoiceIds} ids`)
+    }
+    const ids = raw.map((id) => pythonStrip(id))
+    if (ids.some((id) => !id)) return failure('invalid_choice_ids', 'choice_ids must contain non-empty strings')
+    if (new Set(ids).size !== ids.length) return failure('duplicate_choice_ids', 'choice_ids must be unique')
+    const unknown = ids.filter((id) => !this.choices.hasChoiceId(id))
+    if (unknown.length > 0) return failure('unknown_choice_ids', `unknown opaque choice id(s): ${unknown.join(', ')}`)
+    return { ok: true, result: ids }
+  }
+}

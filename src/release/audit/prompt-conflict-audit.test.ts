@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type { CanonicalRecord } from '../contracts/canonical-record.js'
+import { auditPassed, auditPromptConflicts, bundleAuditReports, conflictingRecordIds } from './prompt-conflict-audit.js'
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex')
+function record(
+  id: string,
+  field: string,
+  table: string,
+  category: string,
+  level: string,
+  split: 'train' | 'val' | null = 'train',
+): CanonicalRecord {
+  return {
+    id,
+    key: field,
+    label_status: 'labeled',
+    metadata: {
+      database_name: 'db',
+      database_description: '',
+      table_name: table,
+      table_description: '',
+      field_name: field,
+      field_description: '',
+      field_type: '',
+      value: '',
+    },
+    classification: { level_1: '', level_2: '', level_3: '', level_4: category },
+    data_level: level,
+    schema_version: 2,
+    resolution_status: 'resolved',
+    target: { leaf_level: 'level_4', leaf_name: category, category_id: category, category_path: [] },
+    split,
+    split_exclusion_reason: null,
+  } as CanonicalRecord
+}
+const audit = (records: CanonicalRecord[], split = 'all') =>
+  auditPromptConflicts({
+    dataset: 'plant',
+    records,
+    classificationSha256: 'a'.repeat(64),
+    gradingSha256: 'b'.repeat(64),
+    split,
+    levelField: 'data_level',
+    source: 'all.json',
+  })
+
+describe('prompt-conflict audit', () => {
+  it('passes when equal prompt keys share one target', () => {
+    const report = audit([
+      record('1', 'coil_no', 'pr_coil', 'B4-1', 'L2'),
+      record('2', 'COIL_NO', 'PR_COIL', 'B4-1', 'L2'),
+      record('3', 'coil_no', 'other', 'C1-1', 'L3'),
+    ])
+    expect(report).toMatchObject({
+      status: 'passed',
+      records_audited: 3,
+      prompt_keys: 2,
+      conflict_keys: 0,
+      conflicting_records: 0,
+      conflicts: [],
+    })
+    expect(auditPassed(report)).toBe(true)
+  })
+
+  it('catches keys equal after NFKC, case folding and whitespace collapse, with hashes only', () => {
+    const records = [
+      record('1', 'emp_name', 'hr_employee', 'C5-1', 'L2'),
+      record('2', 'ＥＭＰ＿ＮＡＭＥ', ' hr_employee ', 'C5-2', 'L4'),
+      record('3', 'emp_name', 'hr_employee', 'C5-1', 'L3', 'val'),
+      record('4', 'salary', 'hr_employee', 'C5-2', 'L4'),
+    ]
+    const report = audit(records)
+    expect(report).toMatchObject({ status: 'failed', conflict_keys: 1, conflicting_records: 3 })
+    const [conflict] = report.conflicts
+    expect(conflict?.record_id_sha256).toEqual(['1', '2', '3'].map(sha).sort())
+    expect(conflict?.target_sha256).toEqual(['C5-1\0L2', 'C5-2\0L4', 'C5-1\0L3'].map(sha).sort())
+    expect(conflict?.prompt_key_sha256).toBe(sha(['emp_name\u001fhr_employee', 'a'.repeat(64), 'b'.repeat(64)].join('\0')))
+    const text = JSON.stringify(report)
+    for (const raw of ['emp_name', 'hr_employee', 'C5-1', 'L2']) expect(text.includes(raw)).toBe(false)
+    expect(audit(records, 'train')).toMatchObject({ status: 'failed', conflicting_records: 2 })
+    expect([...conflictingRecordIds(records, 'data_level')].sort()).toEqual(['1', '2', '3'])
+  })
+
+  it('bundles per-dataset reports deterministically; a resolved record without a level is an error', () => {
+    const a = audit([record('1', 'x', 't', 'A', 'L1')])
+    const b = { ...audit([record('2', 'y', 't', 'B', 'L1'), record('3', 'y', 't', 'B', 'L2')]), dataset: 'mill' }
+    const bundle = bundleAuditReports([b, a], 'all')
+    expect(Object.keys(bundle.datasets)).toEqual(['mill', 'plant'])
+    expect(bundle).toMatchObject({
+      status: 'failed',
+      records_audited: 3,
+      prompt_keys: 2,
+      conflict_keys: 1,
+      conflicting_records: 2,
+    })
+    expect(bundleAuditReports([a, b], 'all')).toEqual(bundle)
+    const missing = { ...record('9', 'z', 't', 'A', ''), data_level: '' }
+    expect(() => audit([missing])).toThrowError(expect.objectContaining({ code: 'missing_level' }))
+  })
+})

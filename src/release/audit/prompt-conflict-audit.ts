@@ -1,0 +1,237 @@
+/**
+ * @module release/audit: the prompt-identifiability audit (pure). Two resolved records whose normalised
+ * field and table names are equal show the model the same prompt key, so they must share one target
+ * (category, level). Reports hold hashes and counts only: no field, label or record id in the clear.
+ */
+import { hash } from 'node:crypto'
+import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
+import type { CanonicalRecord } from '../contracts/canonical-record.js'
+
+export const datasetAuditFormat = 'field-prompt-identifiability-v1'
+export const bundleAuditFormat = 'field-prompt-identifiability-bundle-v1'
+
+const sha256 = (...parts: string[]) => hash('sha256', parts.join('\0'), 'hex')
+
+export interface PromptConflict {
+  prompt_key_sha256: string
+  record_count: number
+  record_id_sha256: string[]
+  target_count: number
+  target_sha256: string[]
+}
+
+export interface DatasetAuditReport {
+  dataset: string
+  format: typeof datasetAuditFormat
+  status: 'passed' | 'failed'
+  split: string
+  classification_standard_sha256: string
+  grading_standard_sha256: string
+  records_audited: number
+  prompt_keys: number
+  prompt_key_sha256: string
+  conflict_keys: number
+  conflicting_records: number
+  conflicts: PromptConflict[]
+}
+
+export interface BundleAuditReport {
+  format: typeof bundleAuditFormat
+  status: 'passed' | 'failed'
+  split: string
+  datasets: Record<string, DatasetAuditReport>
+  standard_hashes: Record<string, { classification_standard_sha256: string; grading_standard_sha256: string }>
+  records_audited: number
+  prompt_keys: number
+  prompt_key_sha256: string
+  conflict_keys: number
+  conflicting_records: number
+}
+
+// Stages copy records but share their metadata objects, so the normalisation is done once per record.
+const keyTexts = new WeakMap<object, string>()
+
+/** The visible text a prompt key is built from: normalised field name ␟ normalised table name. */
+export function promptKeyText(record: CanonicalRecord): string {
+  let text = keyTexts.get(record.metadata)
+  if (text === undefined) {
+    text = `${normalizeKeyText(record.metadata.field_name)}\u001f${normalizeKeyText(record.metadata.table_name)}`
+    keyTexts.set(record.metadata, text)
+  }
+  return text
+}
+
+export interface GroupOptions {
+  /** A split name, or "all". */
+  split: string
+  levelField: string
+  /** For issue paths. */
+  source: string
+}
+
+export interface AuditOptions extends GroupOptions {
+  dataset: string
+  records: readonly CanonicalRecord[]
+  classificationSha256: string
+  gradingSha256: string
+  /** Key text → key hash, shared by audits of the same records against the same standards. */
+  keyHashes?: Map<string, string>
+  /** The records already grouped (built while they were made); `records` is then not read again. */
+  groups?: PromptKeyGroups
+}
+
+interface Group {
+  targets: Set<string>
+  ids: string[]
+}
+
+/**
+ * Audited records grouped by prompt-key text, one record at a time (so the grouping can run while the
+ * records are made). A resolved record that lacks what the key needs becomes an issue, thrown by `check`.
+ */
+export class PromptKeyGroups {
+  readonly groups = new Map<string, Group>()
+  readonly issues: InputIssue[] = []
+  audited = 0
+
+  constructor(private readonly options: GroupOptions) {}
+
+  /** `index`: the record's 0-based position in its file, for issue paths. */
+  add(record: CanonicalRecord, index: number): void {
+    const { options } = this
+    if (record.resolution_status !== 'resolved') return
+    if (options.split !== 'all' && record.split !== options.split) return
+    const level = (record as Record<string, unknown>)[options.levelField]
+    const where = `${options.source}:record ${index + 1}`
+    if (typeof level !== 'string' || !level.trim()) {
+      this.issues.push({
+        code: 'missing_level',
+        path: `${where}:${options.levelField}`,
+        message: `a resolved record needs ${options.levelField}`,
+      })
+      return
+    }
+    const key = promptKeyText(record)
+    if (key.startsWith('\u001f')) {
+      this.issues.push({
+        code: 'empty_field_name',
+        path: `${where}:metadata.field_name`,
+        message: 'field_name normalises to nothing',
+      })
+      return
+    }
+    let entry = this.groups.get(key)
+    if (!entry) {
+      entry = { targets: new Set<string>(), ids: [] }
+      this.groups.set(key, entry)
+    }
+    entry.targets.add(`${record.target?.category_id ?? ''}\0${level.trim()}`)
+    entry.ids.push(record.id)
+    this.audited++
+  }
+
+  static of(records: readonly CanonicalRecord[], options: GroupOptions): PromptKeyGroups {
+    const groups = new PromptKeyGroups(options)
+    records.forEach((record, index) => {
+      groups.add(record, index)
+    })
+    return groups
+  }
+
+  /** Throws when an audited record lacked what its key needs. */
+  check(): void {
+    const { issues } = this
+    if (issues.length === 0) return
+    throw new InvalidInputError({
+      code: issues[0]?.code ?? 'invalid_record',
+      message: `${this.options.source} cannot be audited: ${issues[0]?.path}: ${issues[0]?.message}.`,
+      issues: issues.slice(0, 500),
+    })
+  }
+
+  /** Ids of the records in a group with more than one target. */
+  conflictingIds(): Set<string> {
+    const ids = new Set<string>()
+    for (const entry of this.groups.values()) if (entry.targets.size > 1) for (const id of entry.ids) ids.add(id)
+    return ids
+  }
+}
+
+export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport {
+  const grouped = options.groups ?? PromptKeyGroups.of(options.records, options)
+  grouped.check()
+  const { groups, audited } = grouped
+  const cache = options.keyHashes ?? new Map<string, string>()
+  const hashed = [...groups].map(([text, entry]) => {
+    let key = cache.get(text)
+    if (key === undefined) {
+      key = sha256(text, options.classificationSha256, options.gradingSha256)
+      cache.set(text, key)
+    }
+    return { key, entry }
+  })
+  hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const conflicts: PromptConflict[] = []
+  for (const { key, entry } of hashed) {
+    if (entry.targets.size < 2) continue
+    conflicts.push({
+      prompt_key_sha256: key,
+      record_count: entry.ids.length,
+      record_id_sha256: entry.ids.map((id) => sha256(id)).sort(),
+      target_count: entry.targets.size,
+      target_sha256: [...entry.targets].map((target) => sha256(target)).sort(),
+    })
+  }
+  return {
+    dataset: options.dataset,
+    format: datasetAuditFormat,
+    status: conflicts.length === 0 ? 'passed' : 'failed',
+    split: options.split,
+    classification_standard_sha256: options.classificationSha256,
+    grading_standard_sha256: options.gradingSha256,
+    records_audited: audited,
+    prompt_keys: hashed.length,
+    prompt_key_sha256: sha256(...hashed.map((item) => item.key)),
+    conflict_keys: conflicts.length,
+    conflicting_records: conflicts.reduce((sum, conflict) => sum + conflict.record_count, 0),
+    conflicts,
+  }
+}
+
+export function bundleAuditReports(reports: readonly DatasetAuditReport[], split: string): BundleAuditReport {
+  const ordered = [...reports].sort((a, b) => (a.dataset < b.dataset ? -1 : 1))
+  return {
+    format: bundleAuditFormat,
+    status: ordered.every((report) => report.status === 'passed') ? 'passed' : 'failed',
+    split,
+    datasets: Object.fromEntries(ordered.map((report) => [report.dataset, report])),
+    standard_hashes: Object.fromEntries(
+      ordered.map((report) => [
+        report.dataset,
+        {
+          classification_standard_sha256: report.classification_standard_sha256,
+          grading_standard_sha256: report.grading_standard_sha256,
+        },
+      ]),
+    ),
+    records_audited: ordered.reduce((sum, report) => sum + report.records_audited, 0),
+    prompt_keys: ordered.reduce((sum, report) => sum + report.prompt_keys, 0),
+    prompt_key_sha256: sha256(...ordered.map((report) => `${report.dataset}\0${report.prompt_key_sha256}`)),
+    conflict_keys: ordered.reduce((sum, report) => sum + report.conflict_keys, 0),
+    conflicting_records: ordered.reduce((sum, report) => sum + report.conflicting_records, 0),
+  }
+}
+
+/** The gate: passed with zero conflict keys. */
+export function auditPassed(report: { status: string; conflict_keys: number }): boolean {
+  return report.status === 'passed' && report.conflict_keys === 0
+}
+
+/**
+ * Ids of resolved records in a prompt-key group with more than one target (for quarantine). Records the
+ * audit could not key (no level, no field name) are not grouped, so never quarantined: the audit refuses them.
+ */
+export function conflictingRecordIds(records: readonly CanonicalRecord[], levelField: string): Set<string> {
+  return PromptKeyGroups.of(records, { split: 'all', levelField, source: 'canonical' }).conflictingIds()
+}

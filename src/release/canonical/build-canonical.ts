@@ -1,0 +1,187 @@
+/**
+ * @module release/canonical: processed records → canonical schema-v2 records plus a resolution report
+ * (pure). Every record is validated; a stale id, a duplicate id or a label the config forbids fails the
+ * build with the record's file, spreadsheet row and field named.
+ */
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
+import type { CategoryCorpus } from '../../envs/grading/assets/category-corpus.js'
+import type { LeafRegistry } from '../../envs/grading/assets/leaf-registry.js'
+import { stableRecordId } from '../../envs/grading/stable-record-id.js'
+import type { CanonicalRecord } from '../contracts/canonical-record.js'
+import type { DatasetConfig } from '../contracts/dataset-config.js'
+import { type ProcessedRecord, processedRecordSchema } from '../contracts/processed-record.js'
+import { recordLocation } from './record-location.js'
+import { TargetResolver } from './resolve-target.js'
+
+export interface CanonicalBuildInput {
+  dataset: string
+  config: DatasetConfig
+  registry: LeafRegistry
+  corpus?: CategoryCorpus
+  /** The processed file's name, for issue paths. */
+  source: string
+  records: readonly unknown[]
+  /** Records made by this process's preprocess step: already valid, so the schema check is skipped. */
+  trusted?: boolean
+}
+
+export interface ResolutionReport {
+  format: 'canonical-resolution-report-v1'
+  dataset: string
+  input_records: number
+  output_records: number
+  status_counts: Record<string, number>
+  unresolved: {
+    missing_leaf: { count: number; by_leaf: Record<string, number> }
+    path_mismatch: { count: number; by_id: Record<string, number> }
+    code_unresolved: { count: number; by_leaf: Record<string, number> }
+    records: { id: string; status: string; row: number | null; reason: string }[]
+  }
+  registry_size: number
+}
+
+/** Corpus leaf name → code, for `id_strategy: code`; a name with two codes is an error. */
+export function codeByLeafName(
+  corpus: CategoryCorpus | undefined,
+  source: string,
+): { map: Map<string, string>; issues: InputIssue[] } {
+  const map = new Map<string, string>()
+  const issues: InputIssue[] = []
+  corpus?.categories.forEach((category, index) => {
+    if (!category.code) return
+    const existing = map.get(category.name)
+    if (existing !== undefined && existing !== category.code) {
+      issues.push({
+        code: 'ambiguous_leaf_code',
+        path: `${source}:categories.${index}.code`,
+        message: `leaf name "${category.name}" maps to codes ${existing} and ${category.code}`,
+      })
+    }
+    map.set(category.name, category.code)
+  })
+  return { map, issues }
+}
+
+const sorted = (counter: Map<string, number>) => Object.fromEntries([...counter].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+const bump = (counter: Map<string, number>, key: string) => counter.set(key, (counter.get(key) ?? 0) + 1)
+
+export interface CanonicalBuilderOptions {
+  dataset: string
+  config: DatasetConfig
+  registry: LeafRegistry
+  codeByLeaf: ReadonlyMap<string, string>
+  /** The processed file's name, for issue paths. */
+  source: string
+  /** Records made by this process's preprocess step: already valid, so the schema check is skipped. */
+  trusted?: boolean
+}
+
+/** Builds canonical records one processed record at a time (so it can run while the input is read). */
+export class CanonicalBuilder {
+  readonly issues: InputIssue[] = []
+  readonly records: CanonicalRecord[] = []
+  private readonly resolver: TargetResolver
+  private readonly ids = new Map<string, number>()
+  private readonly statuses = new Map<string, number>()
+  private readonly missing = new Map<string, number>()
+  private readonly mismatched = new Map<string, number>()
+  private readonly uncoded = new Map<string, number>()
+  private readonly unresolved: ResolutionReport['unresolved']['records'] = []
+  private readonly excluded: Set<string>
+  private inputCount = 0
+
+  constructor(private readonly options: CanonicalBuilderOptions) {
+    this.resolver = new TargetResolver({ config: options.config, registry: options.registry, codeByLeaf: options.codeByLeaf })
+    this.excluded = new Set(options.config.projection_excluded_category_ids)
+  }
+
+  add(raw: unknown): void {
+    const index = this.inputCount++
+    const { issues } = this
+    const where = () => recordLocation(this.options.source, index, raw)
+    let record = raw as ProcessedRecord
+    if (!this.options.trusted) {
+      const parsed = processedRecordSchema.safeParse(raw)
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues)
+          issues.push({ code: issue.code, path: `${where()}:${issue.path.join('.')}`, message: issue.message })
+        return
+      }
+      record = parsed.data as ProcessedRecord
+    }
+    // A trusted record's id was computed from this very metadata a moment ago.
+    const expected = this.options.trusted ? record.id : stableRecordId(this.options.dataset, record.metadata)
+    if (record.id !== expected) {
+      issues.push({
+        code: 'stale_record_id',
+        path: `${where()}:id`,
+        message: `id ${record.id} does not match its metadata for dataset ${this.options.dataset} (expected ${expected})`,
+      })
+      return
+    }
+    const first = this.ids.get(record.id)
+    if (first !== undefined) {
+      issues.push({ code: 'duplicate_record_id', path: `${where()}:id`, message: `id ${record.id} repeats record ${first + 1}` })
+      return
+    }
+    this.ids.set(record.id, index)
+    const resolution = this.resolver.resolve(record)
+    if (resolution.status === 'resolved' && this.excluded.has(resolution.categoryId)) {
+      issues.push({
+        code: 'excluded_category',
+        path: `${where()}:classification.${this.options.config.leaf_level}`,
+        message: `leaf "${resolution.leaf}" resolves to ${resolution.categoryId}, which the dataset config excludes`,
+      })
+      return
+    }
+    bump(this.statuses, resolution.status)
+    if (resolution.status === 'missing_leaf') bump(this.missing, resolution.leaf)
+    if (resolution.status === 'path_mismatch') bump(this.mismatched, resolution.categoryId)
+    if (resolution.status === 'code_unresolved') bump(this.uncoded, resolution.leaf)
+    if (resolution.status !== 'resolved') {
+      this.unresolved.push({
+        id: record.id,
+        status: resolution.status,
+        row: record.provenance?.row ?? null,
+        reason: resolution.reason,
+      })
+    }
+    // Copied, then extended: V8 builds `{ ...record, more }` far more slowly (~4 µs a record).
+    const canonical: Record<string, unknown> = Object.assign({}, record)
+    canonical.schema_version = 2
+    canonical.resolution_status = resolution.status
+    if (resolution.status === 'resolved') canonical.target = resolution.target
+    else canonical.resolution_reason = resolution.reason
+    canonical.split = null
+    canonical.split_exclusion_reason = null
+    this.records.push(canonical as CanonicalRecord)
+  }
+
+  report(): ResolutionReport {
+    const count = (counter: Map<string, number>) => [...counter.values()].reduce((sum, value) => sum + value, 0)
+    return {
+      format: 'canonical-resolution-report-v1',
+      dataset: this.options.dataset,
+      input_records: this.inputCount,
+      output_records: this.records.length,
+      status_counts: sorted(this.statuses),
+      unresolved: {
+        missing_leaf: { count: count(this.missing), by_leaf: sorted(this.missing) },
+        path_mismatch: { count: count(this.mismatched), by_id: sorted(this.mismatched) },
+        code_unresolved: { count: count(this.uncoded), by_leaf: sorted(this.uncoded) },
+        records: this.unresolved,
+      },
+      registry_size: this.options.registry.categories.length,
+    }
+  }
+}
+
+export function buildCanonicalRecords(input: CanonicalBuildInput & { codeByLeaf: ReadonlyMap<string, string> }): {
+  records: CanonicalRecord[]
+  report: ResolutionReport
+  issues: InputIssue[]
+} {
+  const builder = new CanonicalBuilder(input)
+  for (const record of input.records) builder.add(record)
+  return { records: builder.records, report: builder.report(), issues: builder.issues }
+}

@@ -1,0 +1,212 @@
+/**
+ * @module release/canonical: seeded train/val/test assignment of resolved canonical records (pure).
+ *
+ * The pool is sorted by id first, so row order never matters. `random` is stratified by (category_id,
+ * level): strata are shuffled, items shuffled within them, and the concatenation is dealt along one evenly
+ * interleaved label sequence with exact split sizes — every stratum gets its share ±1. `group` keeps every
+ * value of a dotted group key (e.g. `metadata.table_name`) in one split. Other records get `split: null`
+ * and a reason.
+ */
+import { PythonRandom } from '../../core/random/python-random.js'
+import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
+import { sortById } from './sort-by-id.js'
+
+export const splitAlgorithmVersion = 'releaseops-split-v1'
+
+export interface SplitOptions {
+  splitType: 'random' | 'group'
+  groupKey?: string
+  ratios: readonly [number, number, number]
+  seed: number
+  levelField: string
+}
+
+export interface SplitReport {
+  format: 'canonical-split-report-v1'
+  algorithm_version: string
+  split_type: 'random' | 'group'
+  group_key?: string
+  seed: number
+  ratios: Record<SplitName, number>
+  order_rule: 'id-ascending'
+  input_size: number
+  included_size: number
+  sizes: Record<SplitName, number>
+  excluded: { count: number; by_reason: Record<string, number>; ids: string[] }
+  distributions: { category_id: Record<SplitName, Record<string, number>>; level: Record<SplitName, Record<string, number>> }
+  train_coverage: { missing_categories: string[]; missing_levels: string[] }
+}
+
+/** Largest-remainder sizes that sum to `total`; train gets at least one item. */
+export function allocateSizes(total: number, ratios: readonly number[]): number[] {
+  const raw = ratios.map((ratio) => total * ratio)
+  const sizes = raw.map(Math.floor)
+  const order = raw
+    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index)
+  for (let left = total - sizes.reduce((sum, size) => sum + size, 0), position = 0; left > 0; left--, position++) {
+    const index = (order[position % order.length] as { index: number }).index
+    sizes[index] = (sizes[index] as number) + 1
+  }
+  if (total > 0 && sizes[0] === 0) {
+    const donor = sizes[1]! >= sizes[2]! ? 1 : 2
+    sizes[donor] = (sizes[donor] as number) - 1
+    sizes[0] = 1
+  }
+  return sizes
+}
+
+/** A label sequence with exactly `sizes[s]` of each split, spread as evenly as possible. */
+export function interleavedLabels(sizes: readonly number[]): number[] {
+  const total = sizes.reduce((sum, size) => sum + size, 0)
+  const given = sizes.map(() => 0)
+  const labels = new Array<number>(total)
+  for (let position = 1; position <= total; position++) {
+    let best = -1
+    let bestLag = Number.NEGATIVE_INFINITY
+    for (let index = 0; index < sizes.length; index++) {
+      const size = sizes[index] as number
+      if ((given[index] as number) >= size) continue
+      const lag = (size * position) / total - (given[index] as number)
+      if (lag > bestLag + 1e-12) {
+        best = index
+        bestLag = lag
+      }
+    }
+    given[best] = (given[best] as number) + 1
+    labels[position - 1] = best
+  }
+  return labels
+}
+
+export function groupValue(record: object, path: string): string {
+  let value: unknown = record
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return ''
+    value = (value as Record<string, unknown>)[part]
+  }
+  return value === null || value === undefined ? '' : String(value).trim()
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+function dealRandom(pool: CanonicalRecord[], options: SplitOptions, rng: PythonRandom): number[] {
+  const strata = new Map<string, number[]>()
+  pool.forEach((record, index) => {
+    const key = `${record.target?.category_id}\u0000${String((record as Record<string, unknown>)[options.levelField] ?? '')}`
+    const members = strata.get(key) ?? []
+    members.push(index)
+    strata.set(key, members)
+  })
+  const ordered = [...strata.keys()].sort(compareText).map((key) => strata.get(key) as number[])
+  rng.shuffle(ordered)
+  for (const members of ordered) rng.shuffle(members)
+  const labels = interleavedLabels(allocateSizes(pool.length, options.ratios))
+  const assignment = new Array<number>(pool.length)
+  let position = 0
+  for (const members of ordered) for (const index of members) assignment[index] = labels[position++] as number
+  return assignment
+}
+
+function dealGroups(pool: CanonicalRecord[], options: SplitOptions, rng: PythonRandom): number[] {
+  const groups = new Map<string, number[]>()
+  pool.forEach((record, index) => {
+    const key = groupValue(record, options.groupKey as string)
+    const members = groups.get(key) ?? []
+    members.push(index)
+    groups.set(key, members)
+  })
+  const ordered = [...groups.keys()].sort(compareText).map((key) => groups.get(key) as number[])
+  rng.shuffle(ordered)
+  const targets = options.ratios.map((ratio) => ratio * pool.length)
+  const sizes = [0, 0, 0]
+  const active = [0, 1, 2].filter((index) => (options.ratios[index] as number) > 0)
+  const assignment = new Array<number>(pool.length)
+  ordered.forEach((members, position) => {
+    let chosen = active[position]
+    if (chosen === undefined) {
+      chosen = active.reduce((best, index) =>
+        (targets[index] as number) - (sizes[index] as number) > (targets[best] as number) - (sizes[best] as number)
+          ? index
+          : best,
+      )
+    }
+    sizes[chosen] = (sizes[chosen] as number) + members.length
+    for (const index of members) assignment[index] = chosen
+  })
+  return assignment
+}
+
+function distribution(pool: CanonicalRecord[], assignment: number[], pick: (record: CanonicalRecord) => string) {
+  const result = { train: {}, val: {}, test: {} } as Record<SplitName, Record<string, number>>
+  pool.forEach((record, index) => {
+    const bucket = result[splitNames[assignment[index] as number] as SplitName]
+    const key = pick(record)
+    bucket[key] = (bucket[key] ?? 0) + 1
+  })
+  for (const split of splitNames)
+    result[split] = Object.fromEntries(Object.entries(result[split]).sort(([a], [b]) => compareText(a, b)))
+  return result
+}
+
+/** Assigns splits to a copy of `records` (same order as given) and reports what happened. */
+export function splitRecords(
+  records: readonly CanonicalRecord[],
+  options: SplitOptions,
+): { records: CanonicalRecord[]; report: SplitReport } {
+  const rng = new PythonRandom(options.seed)
+  const excluded: { id: string; reason: string }[] = []
+  let pool: CanonicalRecord[] = []
+  const reasons = new Map<CanonicalRecord, string>()
+  for (const record of records) {
+    let reason: string | null = null
+    if (record.resolution_status !== 'resolved') reason = `resolution_status:${record.resolution_status}`
+    else if (options.splitType === 'group' && !groupValue(record, options.groupKey as string))
+      reason = `empty_group_key:${options.groupKey}`
+    if (reason) {
+      excluded.push({ id: record.id, reason })
+      reasons.set(record, reason)
+    } else pool.push(record)
+  }
+  pool = sortById(pool)
+  const assignment = options.splitType === 'random' ? dealRandom(pool, options, rng) : dealGroups(pool, options, rng)
+  const splitOf = new Map<CanonicalRecord, SplitName>()
+  for (const [index, record] of pool.entries()) splitOf.set(record, splitNames[assignment[index] as number] as SplitName)
+  const output = records.map((record) => {
+    // Copied, then updated: V8 builds `{ ...record, more }` far more slowly.
+    const copy = Object.assign({}, record)
+    copy.split = splitOf.get(record) ?? null
+    copy.split_exclusion_reason = reasons.get(record) ?? null
+    return copy
+  })
+  const byReason = new Map<string, number>()
+  for (const { reason } of excluded) byReason.set(reason, (byReason.get(reason) ?? 0) + 1)
+  const categories = distribution(pool, assignment, (record) => record.target?.category_id ?? '')
+  const levels = distribution(pool, assignment, (record) => String((record as Record<string, unknown>)[options.levelField] ?? ''))
+  const later = (dist: Record<SplitName, Record<string, number>>) =>
+    [...new Set([...Object.keys(dist.val), ...Object.keys(dist.test)])].filter((key) => !(key in dist.train)).sort(compareText)
+  const sizes = { train: 0, val: 0, test: 0 }
+  for (const split of splitOf.values()) sizes[split]++
+  return {
+    records: output,
+    report: {
+      format: 'canonical-split-report-v1',
+      algorithm_version: splitAlgorithmVersion,
+      split_type: options.splitType,
+      ...(options.splitType === 'group' ? { group_key: options.groupKey as string } : {}),
+      seed: options.seed,
+      ratios: { train: options.ratios[0], val: options.ratios[1], test: options.ratios[2] },
+      order_rule: 'id-ascending',
+      input_size: records.length,
+      included_size: pool.length,
+      sizes,
+      excluded: {
+        count: excluded.length,
+        by_reason: Object.fromEntries([...byReason].sort(([a], [b]) => compareText(a, b))),
+        ids: excluded.map((item) => item.id),
+      },
+      distributions: { category_id: categories, level: levels },
+      train_coverage: { missing_categories: later(categories), missing_levels: later(levels) },
+    },
+  }
+}

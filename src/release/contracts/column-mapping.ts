@@ -1,0 +1,64 @@
+/**
+ * @module release/contracts: the spreadsheet mapping: header text → standard field. Headers are matched
+ * after trimming; every target must be a standard field, no target twice, and `field_name` is required.
+ */
+import { z } from 'zod'
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
+import { invalidAsset } from '../../envs/grading/assets/parse-asset.js'
+
+export const standardFields = [
+  'database_name',
+  'database_description',
+  'table_name',
+  'table_description',
+  'field_name',
+  'field_description',
+  'field_type',
+  'level_1',
+  'level_2',
+  'level_3',
+  'level_4',
+  'data_level',
+] as const
+export type StandardField = (typeof standardFields)[number]
+
+/** Header → standard field, in the file's order. */
+export type ColumnMapping = ReadonlyMap<string, StandardField>
+
+export function parseColumnMapping(value: unknown, source: string): ColumnMapping {
+  const asset = { kind: 'column mapping', source, code: 'invalid_mapping' }
+  const shape = z.record(z.string(), z.string()).safeParse(value)
+  if (!shape.success || Object.keys(shape.data).length === 0) {
+    invalidAsset(asset, [
+      { code: 'invalid_type', path: source, message: 'the mapping must be a non-empty object of header → field' },
+    ])
+  }
+  const issues: InputIssue[] = []
+  const mapping = new Map<string, StandardField>()
+  const targets = new Map<string, string>()
+  for (const [rawHeader, rawField] of Object.entries(shape.data)) {
+    const header = rawHeader.trim()
+    const field = rawField.trim()
+    const path = `${source}:${header || JSON.stringify(rawHeader)}`
+    if (!header || !field) {
+      issues.push({ code: 'empty_mapping', path, message: 'headers and fields must be non-empty' })
+      continue
+    }
+    if (mapping.has(header))
+      issues.push({ code: 'duplicate_header', path, message: `header "${header}" is mapped twice after trimming` })
+    if (!(standardFields as readonly string[]).includes(field)) {
+      issues.push({ code: 'unknown_field', path, message: `"${field}" is not a standard field (${standardFields.join(', ')})` })
+      continue
+    }
+    const previous = targets.get(field)
+    if (previous !== undefined)
+      issues.push({ code: 'duplicate_target', path, message: `"${field}" is already mapped from "${previous}"` })
+    targets.set(field, header)
+    mapping.set(header, field as StandardField)
+  }
+  if (!targets.has('field_name') && issues.length === 0) {
+    issues.push({ code: 'missing_field_name', path: source, message: 'no header maps to field_name' })
+  }
+  if (issues.length > 0) invalidAsset(asset, issues)
+  return mapping
+}

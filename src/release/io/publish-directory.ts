@@ -1,0 +1,72 @@
+/**
+ * @module release/io: atomic publication. A release directory is built in a staging directory beside the
+ * target, validated, then renamed into place. A failure removes the staging directory and leaves no target;
+ * an existing non-empty target is never overwritten unless the command explicitly replaces it.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+
+let stagingCounter = 0
+
+export function isNonEmptyDirectory(path: string): boolean {
+  if (!existsSync(path)) return false
+  if (!statSync(path).isDirectory()) return true
+  return readdirSync(path).length > 0
+}
+
+export function outputExistsError(path: string): ReleaseOpsError {
+  return new ReleaseOpsError({
+    code: 'output_exists',
+    path,
+    message: `Output ${path} already exists and is not empty; it is never overwritten. Choose a new path${' '}or remove it first.`,
+  })
+}
+
+export interface PublishDirectoryOptions {
+  target: string
+  /** Replace an existing target (commands that rewrite their own output, such as `canonical split`). */
+  replace?: boolean
+  /** Fills the staging directory and validates it; throwing aborts the publication. */
+  build(staging: string): Promise<void> | void
+}
+
+function prepareStaging(target: string, replace: boolean | undefined): string {
+  const exists = existsSync(target)
+  if (exists && !statSync(target).isDirectory()) throw outputExistsError(target)
+  if (exists && !replace && isNonEmptyDirectory(target)) throw outputExistsError(target)
+  const parent = dirname(target)
+  mkdirSync(parent, { recursive: true })
+  const staging = join(parent, `.${basename(target)}.staging-${process.pid}-${++stagingCounter}`)
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging)
+  return staging
+}
+
+function commitStaging(staging: string, target: string): void {
+  if (!existsSync(target)) {
+    renameSync(staging, target)
+    return
+  }
+  const previous = join(dirname(target), `.${basename(target)}.previous-${process.pid}-${++stagingCounter}`)
+  renameSync(target, previous)
+  try {
+    renameSync(staging, target)
+  } catch (error) {
+    renameSync(previous, target)
+    rmSync(staging, { recursive: true, force: true })
+    throw error
+  }
+  rmSync(previous, { recursive: true, force: true })
+}
+
+export async function publishDirectory(options: PublishDirectoryOptions): Promise<void> {
+  const staging = prepareStaging(options.target, options.replace)
+  try {
+    await options.build(staging)
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true })
+    throw error
+  }
+  commitStaging(staging, options.target)
+}

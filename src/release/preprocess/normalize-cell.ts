@@ -1,0 +1,103 @@
+/**
+ * @module release/preprocess: cell normalisation as the original preprocessing does it: whitespace-collapsed
+ * text, level aliases (1/2/3/4, LEVEL1..4 → L1..L4), column-type families, trailing classification codes
+ * such as "（A1-1-3）" detected (and optionally stripped), and the normalised field key.
+ */
+import { collapseWhitespace, pythonStrip } from '../../envs/grading/text/python-text.js'
+
+const whitespace = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+const otherWhitespace = '\\t\\n\\v\\f\\r\\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+/** Anything `cleanText` would change: edge whitespace, whitespace other than " ", or a run of spaces. */
+const untidy = new RegExp(`^[${whitespace}]|[${whitespace}]$|[${otherWhitespace}]| {2}`)
+
+/** `re.sub(r"\s+", " ", str(value).strip())`, "" for empty cells. */
+export function cleanText(value: string): string {
+  if (value === '' || !untidy.test(value)) return value
+  return collapseWhitespace(pythonStrip(value))
+}
+
+const trailingCode = /[([（【]\s*([A-Za-z]+\d*(?:-\d+)*)\s*[)\]）】]\s*$/
+
+/** The trailing classification code of a label ("" when absent). */
+export function detectTrailingCode(label: string): string {
+  return trailingCode.exec(label)?.[1] ?? ''
+}
+
+export function stripTrailingCode(label: string): string {
+  return pythonStrip(label.replace(trailingCode, ''))
+}
+
+const levelAliases: Readonly<Record<string, string>> = {
+  '1': 'L1',
+  '2': 'L2',
+  '3': 'L3',
+  '4': 'L4',
+  LEVEL1: 'L1',
+  LEVEL2: 'L2',
+  LEVEL3: 'L3',
+  LEVEL4: 'L4',
+  L1: 'L1',
+  L2: 'L2',
+  L3: 'L3',
+  L4: 'L4',
+}
+
+/** The normalised level, "" for an empty cell, or undefined when the value is not a known level. */
+export function normalizeLevel(value: string): string | undefined {
+  const text = cleanText(value).toUpperCase()
+  if (text === '') return ''
+  return levelAliases[text]
+}
+
+const typeFamilies: Readonly<Record<string, string>> = {
+  varchar: 'STRING',
+  varchar2: 'STRING',
+  nvarchar: 'STRING',
+  nvarchar2: 'STRING',
+  string: 'STRING',
+  char: 'STRING',
+  nchar: 'STRING',
+  text: 'STRING',
+  clob: 'STRING',
+  tinyint: 'INTEGER',
+  smallint: 'INTEGER',
+  mediumint: 'INTEGER',
+  int: 'INTEGER',
+  integer: 'INTEGER',
+  bigint: 'INTEGER',
+  decimal: 'DECIMAL',
+  numeric: 'DECIMAL',
+  number: 'DECIMAL',
+  float: 'FLOAT',
+  real: 'FLOAT',
+  double: 'FLOAT',
+  bool: 'BOOLEAN',
+  boolean: 'BOOLEAN',
+  datetime: 'DATETIME',
+  timestamp: 'DATETIME',
+  date: 'DATE',
+  time: 'TIME',
+  binary: 'BINARY',
+  varbinary: 'BINARY',
+  blob: 'BINARY',
+  json: 'JSON',
+}
+
+/** `VARCHAR2(32)` → `STRING`; unknown types are kept, upper-cased. */
+export function normalizeType(value: string): string {
+  const text = cleanText(value).toLowerCase()
+  if (!text) return ''
+  const base = text.split(/[\s(]/, 1)[0] as string
+  return typeFamilies[base] ?? text.toUpperCase()
+}
+
+/** The field key: lower-case, runs of anything but ASCII letters, digits and CJK become "_". */
+export function normalizeName(value: string): string {
+  const text = cleanText(value)
+  if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(text)) return text
+  return text
+    .toLowerCase()
+    .replace(/[^a-zA-Z0-9\u4e00-\u9fff]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_+|_+$/g, '')
+}

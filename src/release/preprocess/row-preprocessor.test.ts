@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { stableRecordId } from '../../envs/grading/stable-record-id.js'
+import { parseColumnMapping } from '../contracts/column-mapping.js'
+import { RowPreprocessor } from './row-preprocessor.js'
+
+const mapping = parseColumnMapping(
+  {
+    库: 'database_name',
+    表: 'table_name',
+    字段: 'field_name',
+    类型: 'field_type',
+    一级: 'level_1',
+    四级: 'level_4',
+    分级: 'data_level',
+  },
+  'm.json',
+)
+const header = ['库', '表', '字段', '类型', '一级', '四级', '分级', '备注']
+const source = { dataset: 'plant', file: 'data.xlsx', sha256: 'a'.repeat(64), sheet: 'S' }
+
+describe('RowPreprocessor', () => {
+  it('turns rows into processed records with ids, normalised cells, label notes and provenance', () => {
+    const processor = new RowPreprocessor({ source, mapping, stripTrailingCodes: true }, header)
+    expect(processor.headerValid).toBe(true)
+    processor.add(2, [
+      'mes ',
+      ' coil\u3000actual',
+      'Coil_No',
+      'varchar2(20)',
+      '生产数据域',
+      '生产实绩（B4-1）',
+      'level2',
+      'ignored',
+    ])
+    processor.add(3, ['', '', '', '', '', '', '', ''])
+    processor.add(4, ['mes', 'coil', 'tmp', '', '', '', '', 'x'])
+    const { records, report } = processor.finish()
+    expect(records[0]).toEqual({
+      id: stableRecordId('plant', { database_name: 'mes', table_name: 'coil actual', field_name: 'Coil_No' }),
+      key: 'coil_no',
+      label_status: 'labeled',
+      metadata: {
+        database_name: 'mes',
+        database_description: '',
+        table_name: 'coil actual',
+        table_description: '',
+        field_name: 'Coil_No',
+        field_description: '',
+        field_type: 'STRING',
+        value: '',
+      },
+      classification: { level_1: '生产数据域', level_2: '', level_3: '', level_4: '生产实绩' },
+      data_level: 'L2',
+      label_notes: [{ field: 'level_4', code: 'B4-1', action: 'stripped' }],
+      provenance: { source_file: 'data.xlsx', source_sha256: 'a'.repeat(64), sheet: 'S', row: 2 },
+    })
+    expect(records[1]).toMatchObject({ label_status: 'unlabeled', data_level: '' })
+    expect(report).toMatchObject({
+      data_rows: 2,
+      blank_rows: 1,
+      records: 2,
+      trailing_codes: 1,
+      ignored_columns: ['备注'],
+      label_status: { labeled: 1, unlabeled: 1 },
+    })
+  })
+
+  it('keeps trailing codes unless asked to strip them, and can skip rows without a field name', () => {
+    const processor = new RowPreprocessor({ source, mapping, skipEmptyFieldName: true }, header)
+    processor.add(2, ['m', 't', 'f', '', '', '生产实绩（B4-1）', '2', ''])
+    processor.add(3, ['m', 't', ' ', '', '', 'x', '2', ''])
+    const { records, report } = processor.finish()
+    expect(records[0]?.classification.level_4).toBe('生产实绩（B4-1）')
+    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'kept' }])
+    expect(report.skipped_empty_field_name).toEqual({ count: 1, rows: [3] })
+    expect(processor.totalIssues).toBe(0)
+  })
+
+  it('the mapping itself is validated: unknown fields, duplicate targets, no field_name', () => {
+    const issues = (value: unknown) => {
+      try {
+        parseColumnMapping(value, 'm.json')
+      } catch (error) {
+        return (error as { issues: { code: string; path: string }[] }).issues.map((issue) => `${issue.code} ${issue.path}`)
+      }
+      return []
+    }
+    expect(issues({ 名: 'field_name', 级: 'level', 别: 'field_name' })).toEqual([
+      'unknown_field m.json:级',
+      'duplicate_target m.json:别',
+    ])
+    expect(issues({ 表: 'table_name' })).toEqual(['missing_field_name m.json'])
+    expect(issues([])).toEqual(['invalid_type m.json'])
+  })
+})

@@ -1,0 +1,241 @@
+/**
+ * @module release/preprocess: spreadsheet rows → processed records, one row at a time (pure; the shell
+ * streams rows in). Checks the header against the mapping, normalises cells and labels, drops exact
+ * duplicates, and collects every problem with its spreadsheet row number and column header.
+ */
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
+import { stableRecordId } from '../../envs/grading/stable-record-id.js'
+import type { ColumnMapping, StandardField } from '../contracts/column-mapping.js'
+import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
+import {
+  cleanText,
+  detectTrailingCode,
+  normalizeLevel,
+  normalizeName,
+  normalizeType,
+  stripTrailingCode,
+} from './normalize-cell.js'
+
+const labelFields = ['level_1', 'level_2', 'level_3', 'level_4'] as const
+
+export interface PreprocessSource {
+  dataset: string
+  /** The input's base name (no directories: outputs must not depend on where the input lies). */
+  file: string
+  sha256: string
+  sheet: string
+}
+
+export interface PreprocessOptions {
+  source: PreprocessSource
+  mapping: ColumnMapping
+  /** Remove trailing codes such as "（B4-1）" from labels (always recorded in `label_notes`). */
+  stripTrailingCodes?: boolean
+  /** Skip rows without a field name instead of failing. */
+  skipEmptyFieldName?: boolean
+  /** Receives each record as it is made (then records are not kept; `finish` returns none). */
+  onRecord?: (record: ProcessedRecord) => void
+}
+
+export interface PreprocessReport {
+  format: 'preprocess-report-v1'
+  dataset: string
+  source_file: string
+  source_sha256: string
+  sheet: string
+  data_rows: number
+  blank_rows: number
+  records: number
+  exact_duplicates: { count: number; rows: [kept: number, dropped: number][] }
+  skipped_empty_field_name: { count: number; rows: number[] }
+  trailing_codes: number
+  label_status: Record<string, number>
+  data_level: Record<string, number>
+  ignored_columns: string[]
+}
+
+interface Seen {
+  row: number
+  labels: string
+}
+
+/** Issues beyond this many are counted, not listed. */
+const maxIssues = 500
+
+export class RowPreprocessor {
+  readonly issues: InputIssue[] = []
+  private issueCount = 0
+  private readonly columns = new Map<StandardField, number>()
+  private readonly headers = new Map<StandardField, string>()
+  private readonly records: ProcessedRecord[] = []
+  private recordCount = 0
+  private readonly seen = new Map<string, Seen>()
+  private readonly report: PreprocessReport
+
+  constructor(
+    private readonly options: PreprocessOptions,
+    header: readonly string[],
+  ) {
+    const { source, mapping } = options
+    this.report = {
+      format: 'preprocess-report-v1',
+      dataset: source.dataset,
+      source_file: source.file,
+      source_sha256: source.sha256,
+      sheet: source.sheet,
+      data_rows: 0,
+      blank_rows: 0,
+      records: 0,
+      exact_duplicates: { count: 0, rows: [] },
+      skipped_empty_field_name: { count: 0, rows: [] },
+      trailing_codes: 0,
+      label_status: {},
+      data_level: {},
+      ignored_columns: [],
+    }
+    const positions = new Map<string, number>()
+    header.forEach((raw, index) => {
+      const text = raw.trim()
+      if (!text) return
+      if (positions.has(text))
+        this.issue(
+          'duplicate_header',
+          this.where(1, text),
+          `header "${text}" appears in columns ${positions.get(text)! + 1} and ${index + 1}`,
+        )
+      else positions.set(text, index)
+    })
+    for (const [text, field] of mapping) {
+      const index = positions.get(text)
+      if (index === undefined) {
+        this.issue(
+          'missing_column',
+          this.where(1, text),
+          `mapped column "${text}" (${field}) is not in the header row; headers are: ${[...positions.keys()].join(', ')}`,
+        )
+      } else {
+        this.columns.set(field, index)
+        this.headers.set(field, text)
+      }
+    }
+    this.report.ignored_columns = [...positions.keys()].filter((text) => !mapping.has(text))
+  }
+
+  private where(row: number, column?: string): string {
+    const { file, sheet } = this.options.source
+    return column === undefined ? `${file}:${sheet}:row ${row}` : `${file}:${sheet}:row ${row}:${column}`
+  }
+
+  private issue(code: string, path: string, message: string): void {
+    this.issueCount++
+    if (this.issues.length < maxIssues) this.issues.push({ code, path, message })
+  }
+
+  /** True when the header matched the mapping (rows are only processed then). */
+  get headerValid(): boolean {
+    return this.issueCount === 0
+  }
+
+  get totalIssues(): number {
+    return this.issueCount
+  }
+
+  private cell(cells: readonly string[], field: StandardField): string {
+    const index = this.columns.get(field)
+    return index === undefined ? '' : cleanText(cells[index] ?? '')
+  }
+
+  add(rowNumber: number, cells: readonly string[]): void {
+    if (cells.every((cell) => cell.trim() === '')) {
+      this.report.blank_rows++
+      return
+    }
+    this.report.data_rows++
+    const value = (field: StandardField) => this.cell(cells, field)
+    const fieldName = value('field_name')
+    if (!fieldName) {
+      if (this.options.skipEmptyFieldName) {
+        this.report.skipped_empty_field_name.count++
+        this.report.skipped_empty_field_name.rows.push(rowNumber)
+      } else this.issue('empty_field_name', this.where(rowNumber, this.headers.get('field_name')), 'field_name is empty')
+      return
+    }
+    const rawLevel = value('data_level')
+    const level = normalizeLevel(rawLevel)
+    if (level === undefined) {
+      this.issue(
+        'unknown_level',
+        this.where(rowNumber, this.headers.get('data_level')),
+        `unsupported data level "${rawLevel}" (expected 1-4, L1-L4 or LEVEL1-LEVEL4)`,
+      )
+      return
+    }
+    const classification = { level_1: '', level_2: '', level_3: '', level_4: '' }
+    const notes: LabelNote[] = []
+    for (const field of labelFields) {
+      let label = value(field)
+      const code = detectTrailingCode(label)
+      if (code) {
+        if (this.options.stripTrailingCodes) label = stripTrailingCode(label)
+        notes.push({ field, code, action: this.options.stripTrailingCodes ? 'stripped' : 'kept' })
+      }
+      classification[field] = label
+    }
+    const metadata = {
+      database_name: value('database_name'),
+      database_description: value('database_description'),
+      table_name: value('table_name'),
+      table_description: value('table_description'),
+      field_name: fieldName,
+      field_description: value('field_description'),
+      field_type: normalizeType(value('field_type')),
+      value: '',
+    }
+    const identity = `${metadata.database_name}\u001f${metadata.table_name}\u001f${fieldName}`
+    const labels = `${classification.level_1}\u001f${classification.level_2}\u001f${classification.level_3}\u001f${classification.level_4}\u001f${level}`
+    const previous = this.seen.get(identity)
+    if (previous) {
+      if (previous.labels === labels) {
+        this.report.exact_duplicates.count++
+        this.report.exact_duplicates.rows.push([previous.row, rowNumber])
+      } else {
+        this.issue(
+          'conflicting_duplicate',
+          this.where(rowNumber, this.headers.get('field_name')),
+          `${metadata.database_name}.${metadata.table_name}.${fieldName} is labelled differently in rows ${previous.row} and ${rowNumber}`,
+        )
+      }
+      return
+    }
+    this.seen.set(identity, { row: rowNumber, labels })
+    const labeled = labelFields.some((field) => classification[field] !== '')
+    this.count(this.report.label_status, labeled ? 'labeled' : 'unlabeled')
+    this.count(this.report.data_level, level || '<empty>')
+    this.report.trailing_codes += notes.length
+    const { source } = this.options
+    this.recordCount++
+    const record: ProcessedRecord = {
+      id: stableRecordId(source.dataset, metadata),
+      key: normalizeName(fieldName),
+      label_status: labeled ? 'labeled' : 'unlabeled',
+      metadata,
+      classification,
+      data_level: level,
+      ...(notes.length > 0 ? { label_notes: notes } : {}),
+      provenance: { source_file: source.file, source_sha256: source.sha256, sheet: source.sheet, row: rowNumber },
+    }
+    if (this.options.onRecord) this.options.onRecord(record)
+    else this.records.push(record)
+  }
+
+  private count(counter: Record<string, number>, key: string): void {
+    counter[key] = (counter[key] ?? 0) + 1
+  }
+
+  finish(): { records: ProcessedRecord[]; report: PreprocessReport } {
+    this.report.records = this.recordCount
+    this.report.label_status = Object.fromEntries(Object.entries(this.report.label_status).sort())
+    this.report.data_level = Object.fromEntries(Object.entries(this.report.data_level).sort())
+    return { records: this.records, report: this.report }
+  }
+}

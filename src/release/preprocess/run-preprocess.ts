@@ -1,0 +1,91 @@
+/**
+ * @module release/preprocess: `releaseops release preprocess`: stream an .xlsx through the row
+ * preprocessor and write the processed records atomically. Any bad header, cell or duplicate fails the
+ * stage with every problem listed and nothing written.
+ */
+import { existsSync } from 'node:fs'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { type ColumnMapping, parseColumnMapping } from '../contracts/column-mapping.js'
+import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import type { ProcessedRecord } from '../contracts/processed-record.js'
+import { writeFileAtomicAsync } from '../io/atomic-file.js'
+import { BufferedFileWriter } from '../io/buffered-file-writer.js'
+import { withFailedAudit } from '../io/failed-audit.js'
+import { outputExistsError } from '../io/publish-directory.js'
+import { readJsonFile } from '../io/read-json-file.js'
+import { RecordArrayWriter } from '../io/record-array-file.js'
+import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
+import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
+import type { PreprocessReport } from './row-preprocessor.js'
+
+export interface RunPreprocessOptions {
+  input: string
+  mapping: string
+  dataset: string
+  output: string
+  sheet?: string
+  overwrite?: boolean
+  stripTrailingCodes?: boolean
+  skipEmptyFieldName?: boolean
+  failedAudit?: string
+  /** Fail unless `dataset` is in the formal_datasets of `configFile`. */
+  formal?: boolean
+  configFile?: string
+  onProgress?: (rows: number) => void
+}
+
+/** Reads the workbook (parsing in a worker thread) into processed records; throws with every problem found. */
+export function preprocessWorkbook(
+  options: PreprocessRowsOptions,
+): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
+  const source = readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) })
+  return preprocessRows(source, options)
+}
+
+export function loadColumnMapping(path: string): ColumnMapping {
+  return parseColumnMapping(readJsonFile(path, { kind: 'column mapping' }).value, path)
+}
+
+export async function runPreprocess(options: RunPreprocessOptions): Promise<PreprocessReport> {
+  return withFailedAudit(
+    { stage: 'preprocess', output: options.output, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
+    async () => {
+      checkDatasetName(options.dataset)
+      if (options.formal) {
+        if (!options.configFile) {
+          throw new InvalidInputError({
+            code: 'invalid_option',
+            path: '--config-file',
+            message: '--formal needs --config-file (its formal_datasets allowlist).',
+            issues: [],
+          })
+        }
+        checkFormalDataset({
+          names: [options.dataset],
+          formal: loadDatasetsFile(options.configFile).formalDatasets,
+          source: options.configFile,
+        })
+      }
+      if (existsSync(options.output) && !options.overwrite) throw outputExistsError(options.output)
+      const mapping = loadColumnMapping(options.mapping)
+      let report: PreprocessReport | undefined
+      // Records stream to a temporary file as they are made; it is renamed into place only on success.
+      await writeFileAtomicAsync({
+        path: options.output,
+        overwrite: options.overwrite ?? false,
+        async write(temporary) {
+          const file = new BufferedFileWriter(temporary)
+          try {
+            const writer = new RecordArrayWriter(file)
+            report = (await preprocessWorkbook({ ...options, mapping, onRecord: (record) => writer.add(record) })).report
+            writer.end()
+          } finally {
+            file.close()
+          }
+        },
+      })
+      return report as PreprocessReport
+    },
+  )
+}

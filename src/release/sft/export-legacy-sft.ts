@@ -1,0 +1,99 @@
+/**
+ * @module release/sft: writes a planned legacy SFT release into a staging directory (in worker threads),
+ * checks every staged file's row count and schema from its footer, and builds the export report.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import type { GradingTask } from '../../envs/grading/grading-task.js'
+import { splitNames } from '../contracts/canonical-record.js'
+import type { LoadedTask } from '../io/load-task-files.js'
+import { readParquetFooter } from '../io/parquet-footer.js'
+import { writeSftInWorkers } from '../workers/write-sft-in-workers.js'
+import { legacySftColumns, legacySftFormat, type SftPlan, sftRowInputs } from './legacy-sft-rows.js'
+import { parquetSchema } from './parquet-schema.js'
+
+export interface SftExportReport {
+  format: string
+  dataset: string
+  splits: Record<string, { records: number; rows: number; skipped_no_grading_label: number; parquet_sha256: string }>
+  label_gap_gate: SftPlan['gate']
+  release: { status: 'passed'; published: true; artifacts_sha256: Record<string, string> }
+  [key: string]: unknown
+}
+
+export async function exportLegacySft(options: {
+  staging: string
+  dataset: string
+  plan: SftPlan
+  loaded: LoadedTask
+  /** The canonical input's hash (a promise when the canonical file is still being written). */
+  canonicalSha256: string | Promise<string>
+  onProgress?: (split: string) => void
+}): Promise<SftExportReport> {
+  const { plan, loaded } = options
+  const task: GradingTask = loaded.task
+  const fields = task.taskConfig.metadata_fields
+  const path = (split: string) => join(options.staging, `${split}.parquet`)
+  const jobs = Object.fromEntries(
+    splitNames.map((split) => [split, { split, path: path(split), inputs: sftRowInputs(plan.splits[split], fields) }]),
+  ) as Parameters<typeof writeSftInWorkers>[0]['jobs']
+  const hashes = await writeSftInWorkers({
+    task,
+    assets: loaded.assets,
+    jobs,
+    ...(options.onProgress ? { onWritten: options.onProgress } : {}),
+  })
+  const schemaSize = parquetSchema(legacySftColumns(fields)).length
+  const splits: SftExportReport['splits'] = {}
+  for (const split of splitNames) {
+    const footer = readParquetFooter(path(split))
+    const rows = plan.splits[split].length * 2
+    if (Number(footer.num_rows) !== rows || footer.schema.length !== schemaSize || !hashes[split]) {
+      throw new ReleaseOpsError({
+        code: 'staged_release_invalid',
+        path: path(split),
+        message: `staged ${split}.parquet holds ${footer.num_rows} rows and ${footer.schema.length} schema elements, expected ${rows} and ${schemaSize}`,
+      })
+    }
+    splits[split] = {
+      records: plan.splits[split].length,
+      rows,
+      skipped_no_grading_label: plan.skippedNoLevel[split],
+      parquet_sha256: hashes[split] as string,
+    }
+  }
+  const report: SftExportReport = {
+    format: legacySftFormat,
+    dataset: options.dataset,
+    label_source: 'canonical target.category_id (resolution_status == resolved)',
+    prompt_identity: 'choice ids in messages; ground_truth and candidates stay canonical category_id',
+    candidate_policy: 'ground_truth + first four other registry ids, permuted by sha256(source_id)',
+    split_source: 'embedded_v2',
+    metadata_fields: [...fields],
+    task_name: task.taskConfig.task_name,
+    registry_size: task.registry.categories.length,
+    corpus_size: task.corpus.size,
+    canonical_resolved: plan.canonicalResolved,
+    grading: { levels: [...task.grading.levels], gt_field: task.grading.gt_field },
+    inputs: {
+      canonical_sha256: await options.canonicalSha256,
+      registry_sha256: loaded.hashes.registry,
+      corpus_sha256: loaded.hashes.corpus,
+      task_config_sha256: loaded.hashes.task_config,
+      grading_sha256: loaded.hashes.grading,
+    },
+    label_gap_gate: plan.gate,
+    splits,
+    validation: { valid: true, checks: ['canonical contract', 'label-gap gate', 'row count and schema of every staged file'] },
+    release: {
+      status: 'passed',
+      published: true,
+      artifacts_sha256: Object.fromEntries(
+        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
+      ),
+    },
+  }
+  writeFileSync(join(options.staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
+  return report
+}

@@ -1,0 +1,185 @@
+/**
+ * @module release/sft: writes Parquet files whose rows all have the same shape: every leaf is a UTF-8 byte
+ * array, nothing is null, and every list holds the same number of entries in every row. Under that shape
+ * the repetition and definition levels are fixed patterns, so a page is its levels, a header and the
+ * compressed PLAIN bytes that `PlainColumnsBuilder` already laid out: no per-value work at all here.
+ * Pages are DATA_PAGE_V2, cut at row boundaries near `pageSize`; BROTLI (quality 1, through node:zlib) is
+ * native, fast on repetitive prompt text, and read by pyarrow, pandas, datasets and DuckDB. No statistics
+ * and no page indexes: long prompt columns gain nothing from them. The page headers and the footer are
+ * written with hyparquet-writer's Thrift encoders.
+ */
+import { createHash } from 'node:crypto'
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs'
+import { brotliCompressSync, constants } from 'node:zlib'
+import type { ColumnChunk, FileMetaData, RowGroup } from 'hyparquet'
+import { ByteWriter } from 'hyparquet-writer'
+import { writePageHeader } from 'hyparquet-writer/src/datapage.js'
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js'
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js'
+import { type ColumnSpec, type LeafColumn, leafColumns, parquetSchema } from './parquet-schema.js'
+import type { ColumnBatch } from './plain-columns.js'
+
+const magic = Buffer.from('PAR1', 'latin1')
+export const parquetPageSize = 1 << 20
+export const parquetCreatedBy = 'releaseops fixed-shape writer'
+
+function compress(bytes: Uint8Array): Uint8Array {
+  return brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  })
+}
+
+/** The PLAIN byte-array values between two offsets (each a 4-byte length and its bytes). */
+function countValues(bytes: ArrayBuffer, start: number, end: number): number {
+  const view = new DataView(bytes)
+  let count = 0
+  let position = start
+  while (position < end) {
+    position += 4 + view.getUint32(position, true)
+    count++
+  }
+  if (position !== end) throw new Error('a PLAIN value runs past its page')
+  return count
+}
+
+const bitWidth = (maxLevel: number) => Math.ceil(Math.log2(maxLevel + 1))
+
+/** RLE/bit-packed levels of a page of `rows` rows (no length prefix: DATA_PAGE_V2 keeps it in the header). */
+function pageLevels(leaf: LeafColumn, rows: number): { bytes: Uint8Array; repetition: number; definition: number } {
+  const count = rows * leaf.valuesPerRow
+  const writer = new ByteWriter(64)
+  let repetition = 0
+  if (leaf.maxRepetition > 0) {
+    const levels = new Uint8Array(count).fill(leaf.maxRepetition)
+    for (let index = 0; index < count; index += leaf.valuesPerRow) levels[index] = 0
+    repetition = writeRleBitPackedHybrid(writer, levels, bitWidth(leaf.maxRepetition))
+  }
+  const definition = writeRleBitPackedHybrid(writer, new Uint8Array(count).fill(leaf.maxDefinition), bitWidth(leaf.maxDefinition))
+  return { bytes: new Uint8Array(writer.getBuffer()), repetition, definition }
+}
+
+export class FixedShapeParquetWriter {
+  private readonly descriptor: number
+  private readonly hash = createHash('sha256')
+  private readonly leaves: LeafColumn[]
+  private readonly rowGroups: RowGroup[] = []
+  private offset = 0
+  private rows = 0
+
+  constructor(
+    private readonly path: string,
+    private readonly columns: readonly ColumnSpec[],
+    private readonly pageSize = parquetPageSize,
+  ) {
+    this.leaves = leafColumns(columns)
+    this.descriptor = openSync(path, 'wx')
+    this.put(magic)
+  }
+
+  private put(bytes: Uint8Array): void {
+    let written = 0
+    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written, bytes.length - written)
+    this.hash.update(bytes)
+    this.offset += bytes.length
+  }
+
+  /** Writes one batch as one row group. */
+  writeRowGroup(batch: ColumnBatch): void {
+    if (batch.columns.length !== this.leaves.length)
+      throw new Error(`a batch of ${batch.columns.length} columns for a schema of ${this.leaves.length} leaf columns`)
+    if (batch.rows === 0) return
+    const groupStart = this.offset
+    const chunks: ColumnChunk[] = []
+    let uncompressedTotal = 0n
+    this.leaves.forEach((leaf, index) => {
+      const column = batch.columns[index] as ColumnBatch['columns'][number]
+      if (column.rowEnds.length !== batch.rows || column.rowEnds[batch.rows - 1] !== column.length)
+        throw new Error(`column ${leaf.path.join('.')} does not hold ${batch.rows} rows`)
+      const chunkStart = this.offset
+      let uncompressed = 0
+      let firstRow = 0
+      let pageStart = 0
+      while (firstRow < batch.rows) {
+        // Rows up to the first one that reaches the page size (a page holds at least one row).
+        let lastRow = firstRow
+        while (lastRow < batch.rows - 1 && (column.rowEnds[lastRow] as number) - pageStart < this.pageSize) lastRow++
+        const pageEnd = column.rowEnds[lastRow] as number
+        const rows = lastRow - firstRow + 1
+        const values = new Uint8Array(column.bytes, pageStart, pageEnd - pageStart)
+        const count = countValues(column.bytes, pageStart, pageEnd)
+        if (count !== rows * leaf.valuesPerRow)
+          throw new Error(`column ${leaf.path.join('.')} holds ${count} values in ${rows} rows, not ${leaf.valuesPerRow} a row`)
+        const levels = pageLevels(leaf, rows)
+        const compressed = compress(values)
+        const header = new ByteWriter(64)
+        writePageHeader(header, {
+          type: 'DATA_PAGE_V2',
+          uncompressed_page_size: levels.bytes.length + values.length,
+          compressed_page_size: levels.bytes.length + compressed.length,
+          data_page_header_v2: {
+            num_values: rows * leaf.valuesPerRow,
+            num_nulls: 0,
+            num_rows: rows,
+            encoding: 'PLAIN',
+            definition_levels_byte_length: levels.definition,
+            repetition_levels_byte_length: levels.repetition,
+            is_compressed: true,
+          },
+        })
+        const headerBytes = new Uint8Array(header.getBuffer())
+        this.put(headerBytes)
+        this.put(levels.bytes)
+        this.put(compressed)
+        uncompressed += headerBytes.length + levels.bytes.length + values.length
+        firstRow = lastRow + 1
+        pageStart = pageEnd
+      }
+      uncompressedTotal += BigInt(uncompressed)
+      chunks.push({
+        file_offset: BigInt(chunkStart),
+        meta_data: {
+          type: 'BYTE_ARRAY',
+          encodings: ['PLAIN'],
+          path_in_schema: leaf.path,
+          codec: 'BROTLI',
+          num_values: BigInt(batch.rows * leaf.valuesPerRow),
+          total_uncompressed_size: BigInt(uncompressed),
+          total_compressed_size: BigInt(this.offset - chunkStart),
+          data_page_offset: BigInt(chunkStart),
+        },
+      })
+    })
+    this.rowGroups.push({
+      columns: chunks,
+      total_byte_size: uncompressedTotal,
+      num_rows: BigInt(batch.rows),
+      total_compressed_size: BigInt(this.offset - groupStart),
+    })
+    this.rows += batch.rows
+  }
+
+  /** Writes the footer, closes the file and returns its SHA-256. */
+  finish(): string {
+    const footer = new ByteWriter(1 << 14)
+    const metadata: Omit<FileMetaData, 'metadata_length'> = {
+      version: 2,
+      created_by: parquetCreatedBy,
+      schema: parquetSchema(this.columns),
+      num_rows: BigInt(this.rows),
+      row_groups: this.rowGroups,
+    }
+    writeMetadata(footer, metadata as FileMetaData)
+    this.put(new Uint8Array(footer.getBuffer()))
+    this.put(magic)
+    closeSync(this.descriptor)
+    return this.hash.digest('hex')
+  }
+
+  /** Closes and removes the partial file. */
+  abandon(): void {
+    try {
+      closeSync(this.descriptor)
+    } catch {}
+    rmSync(this.path, { force: true })
+  }
+}

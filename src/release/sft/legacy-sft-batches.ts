@@ -1,0 +1,100 @@
+/**
+ * @module release/sft: legacy SFT rows encoded straight into Parquet PLAIN column buffers, a batch (one row
+ * group) at a time. Task-level text (system prompts, the catalog, candidate entries, labels) is UTF-8
+ * encoded once and copied; per row only the record's own text is encoded.
+ */
+import type { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
+import { type ColumnBatch, PlainColumnsBuilder } from './plain-columns.js'
+
+/** What one record contributes to the legacy rows. */
+export interface SftRowInput {
+  id: string
+  metadata: Record<string, string>
+  groundTruth: string
+  level: string
+}
+
+/** Records per batch: every batch becomes one row group of twice as many rows. */
+export const legacySftBatchRecords = 4096
+
+const roles = ['system', 'user', 'assistant'] as const
+
+/**
+ * Leaf columns in file order (see `legacySftColumns`): messages.role, messages.content, stage, source_id,
+ * one per metadata field, ground_truth, candidates, ground_truth_level.
+ */
+export class LegacySftBatchBuilder {
+  private readonly columns: PlainColumnsBuilder
+  private readonly metadataStart = 4
+  private readonly groundTruth: number
+  private readonly candidates: number
+  private readonly level: number
+
+  constructor(
+    private readonly builder: LegacyPromptBuilder,
+    private readonly fields: readonly string[],
+    capacity?: number,
+  ) {
+    this.groundTruth = this.metadataStart + fields.length
+    this.candidates = this.groundTruth + 1
+    this.level = this.candidates + 1
+    this.columns = new PlainColumnsBuilder(this.level + 1, capacity)
+  }
+
+  /** Appends the record's stage-1 and stage-2 rows. */
+  add(input: SftRowInput): void {
+    const parts = this.builder.buildParts({
+      sourceId: input.id,
+      metadata: input.metadata,
+      groundTruth: input.groundTruth,
+      level: input.level,
+    })
+    const columns = this.columns
+    for (const [stage, [system, user, assistant]] of [
+      ['stage1', parts.stage1],
+      ['stage2', parts.stage2],
+    ] as const) {
+      for (const role of roles) columns.value(0, role, true)
+      columns.value(1, system, true)
+      columns.begin(1)
+      // Every part of the user message but the last (the record's own metadata) is task-level text.
+      for (let index = 0; index < user.length - 1; index++) columns.appendRepeated(1, user[index] as string)
+      columns.append(1, user.at(-1) as string)
+      columns.end(1)
+      columns.value(1, assistant)
+      columns.value(2, stage, true)
+      columns.value(3, input.id)
+      for (const [index, name] of this.fields.entries()) columns.value(this.metadataStart + index, input.metadata[name] ?? '')
+      columns.value(this.groundTruth, input.groundTruth, true)
+      for (const candidate of parts.candidates) columns.value(this.candidates, candidate, true)
+      columns.value(this.level, input.level, true)
+      columns.endRow()
+    }
+  }
+
+  take(): ColumnBatch {
+    return this.columns.take()
+  }
+
+  /** Hands back a written batch's buffers for the next batches. */
+  recycle(batch: ColumnBatch): void {
+    this.columns.recycle(batch)
+  }
+}
+
+/**
+ * The inputs' rows in batches of `batchRecords` records (two rows each), built by `batches`. A batch's
+ * buffers may be handed back with `batches.recycle` once it has been written.
+ */
+export function* legacySftBatches(options: {
+  inputs: readonly SftRowInput[]
+  batches: LegacySftBatchBuilder
+  batchRecords?: number
+}): Generator<ColumnBatch> {
+  const batchRecords = options.batchRecords ?? legacySftBatchRecords
+  for (let start = 0; start < options.inputs.length; start += batchRecords) {
+    const end = Math.min(start + batchRecords, options.inputs.length)
+    for (let index = start; index < end; index++) options.batches.add(options.inputs[index] as SftRowInput)
+    yield options.batches.take()
+  }
+}

@@ -1,0 +1,31 @@
+/** @module release/sft: the task files a release command takes, and how its grading standard is chosen. */
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { type GradingSource, loadGradingConfig, loadGradingFromManifest } from '../io/load-task-files.js'
+
+export interface TaskOptions {
+  dataset: string
+  registry: string
+  corpus: string
+  taskConfig?: string
+  metadataFields?: readonly string[]
+  /** A grading config file, or… */
+  gradingConfig?: string
+  /** …a grading manifest whose entry for `dataset` is verified by hash. */
+  gradingManifest?: string
+}
+
+export function resolveGrading(options: TaskOptions): GradingSource {
+  if (Boolean(options.gradingConfig) === Boolean(options.gradingManifest)) {
+    throw new InvalidInputError({
+      code: 'invalid_option',
+      path: '--grading-config',
+      message: 'Give exactly one of --grading-config <file> or --grading-manifest <file>.',
+      issues: [
+        { code: 'invalid_option', path: '--grading-config', message: 'exactly one of --grading-config, --grading-manifest' },
+      ],
+    })
+  }
+  return options.gradingConfig
+    ? loadGradingConfig(options.gradingConfig)
+    : loadGradingFromManifest({ manifest: options.gradingManifest as string, dataset: options.dataset })
+}

@@ -1,0 +1,26 @@
+/** @module release/workers: the messages between the SFT exporter and its writer workers. */
+import type { SftRowInput } from '../sft/legacy-sft-batches.js'
+import type { ColumnBatch } from '../sft/plain-columns.js'
+import type { SerializedError } from './worker-error.js'
+
+export interface SftWorkerJob {
+  split: string
+  path: string
+  /** Rows to build in the worker; absent for a job whose rows the parent streams as column batches. */
+  inputs?: SftRowInput[]
+}
+
+export interface SftWorkerData {
+  /** Already validated task assets, as JSON values (re-parsed cheaply in the worker). */
+  assets: { registry: unknown; corpus: unknown; grading: unknown; taskConfig: unknown }
+  jobs: SftWorkerJob[]
+}
+
+export type SftWorkerMessage =
+  | { type: 'written'; split: string; sha256: string }
+  /** A streamed batch is written; its buffers come back for reuse. */
+  | { type: 'ack'; batch: ColumnBatch }
+  | { type: 'done' }
+  | { type: 'error'; error: SerializedError }
+
+export type SftParentMessage = { type: 'batch'; batch: ColumnBatch } | { type: 'end' }

@@ -1,0 +1,44 @@
+/** @module release/workers: typed errors cross the thread boundary as JSON and are rebuilt on this side. */
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+
+export interface SerializedError {
+  code: string
+  message: string
+  path?: string
+  issues?: { code: string; path: string; message: string }[]
+  invalidInput: boolean
+}
+
+export function serializeError(error: unknown): SerializedError {
+  if (ReleaseOpsError.isInstance(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.path === undefined ? {} : { path: error.path }),
+      ...(error instanceof InvalidInputError ? { issues: [...error.issues] } : {}),
+      invalidInput: error instanceof InvalidInputError,
+    }
+  }
+  return {
+    code: 'worker_failed',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    invalidInput: false,
+  }
+}
+
+export function deserializeError(error: SerializedError): Error {
+  if (error.invalidInput) {
+    return new InvalidInputError({
+      code: error.code,
+      message: error.message,
+      issues: error.issues ?? [],
+      ...(error.path === undefined ? {} : { path: error.path }),
+    })
+  }
+  return new ReleaseOpsError({
+    code: error.code,
+    message: error.message,
+    ...(error.path === undefined ? {} : { path: error.path }),
+  })
+}

@@ -1,0 +1,125 @@
+/**
+ * @module release/xlsx: streams the rows of one worksheet with ExcelJS's streaming reader, as text
+ * cells (numbers, dates, rich text and formula results turned into what pandas would print). A file that
+ * is missing, not a zip, or not a workbook becomes a coded error naming the file.
+ */
+import { existsSync } from 'node:fs'
+import { basename } from 'node:path'
+import ExcelJS from 'exceljs'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+
+export interface XlsxRow {
+  /** The spreadsheet row number (1 = the header row). */
+  rowNumber: number
+  /** Cell texts, 0-based by column; missing cells are "". */
+  cells: string[]
+}
+
+export interface XlsxRowSource {
+  rows: AsyncIterable<XlsxRow>
+  /** The worksheet being read (known once iteration has started). */
+  sheetName(): string
+}
+
+function two(value: number): string {
+  return String(value).padStart(2, '0')
+}
+
+/** A cell value as text: what `str(value)` gives after pandas reads the cell. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  if (typeof value === 'boolean') return value ? 'True' : 'False'
+  if (value instanceof Date) {
+    return `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())} ${two(value.getUTCHours())}:${two(value.getUTCMinutes())}:${two(value.getUTCSeconds())}`
+  }
+  if (typeof value === 'object') {
+    const record = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: unknown }
+    if (Array.isArray(record.richText)) return record.richText.map((part) => part.text).join('')
+    if ('result' in record) return cellText(record.result)
+    if ('text' in record) return cellText(record.text)
+    if ('error' in record) return ''
+  }
+  return String(value)
+}
+
+function unreadable(path: string, reason: string): InvalidInputError {
+  return new InvalidInputError({
+    code: 'xlsx_unreadable',
+    path: basename(path),
+    message: `Cannot read ${basename(path)} as an .xlsx workbook: ${reason}`,
+    issues: [{ code: 'xlsx_unreadable', path: basename(path), message: reason }],
+  })
+}
+
+/**
+ * Opens `path` and returns the rows of `sheet` (default: the first worksheet). Errors surface while
+ * iterating, as `InvalidInputError`s with code `xlsx_unreadable` or `sheet_not_found`.
+ */
+export function readXlsxRows(options: { path: string; sheet?: string }): XlsxRowSource {
+  const { path } = options
+  if (!existsSync(path)) {
+    throw new InvalidInputError({
+      code: 'input_missing',
+      path,
+      message: `Input file not found: ${path}`,
+      issues: [{ code: 'input_missing', path, message: 'file not found' }],
+    })
+  }
+  if (!path.toLowerCase().endsWith('.xlsx')) {
+    throw new InvalidInputError({
+      code: 'unsupported_input',
+      path,
+      message: `Expected an .xlsx file, got ${basename(path)}.`,
+      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks are read' }],
+    })
+  }
+  let chosen = options.sheet ?? ''
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    })
+    const seen: string[] = []
+    let found = false
+    try {
+      for await (const worksheet of reader) {
+        const name = (worksheet as unknown as { name: string }).name
+        seen.push(name)
+        if (found || (options.sheet !== undefined && name !== options.sheet)) {
+          for await (const _ of worksheet) {
+            // another sheet: drain it so the zip stream moves on
+          }
+          continue
+        }
+        found = true
+        chosen = name
+        for await (const row of worksheet) {
+          const values = row.values as unknown[]
+          const cells: string[] = []
+          for (let column = 1; column < values.length; column++) cells.push(cellText(values[column]))
+          yield { rowNumber: row.number, cells }
+        }
+      }
+    } catch (error) {
+      if (error instanceof InvalidInputError) throw error
+      throw unreadable(path, (error as Error).message ?? String(error))
+    }
+    if (!found) {
+      if (seen.length === 0) throw unreadable(path, 'no worksheet found (not an .xlsx workbook, or corrupt)')
+      throw new InvalidInputError({
+        code: 'sheet_not_found',
+        path: basename(path),
+        message: `Worksheet "${options.sheet}" not found in ${basename(path)}; sheets: ${seen.join(', ')}.`,
+        issues: [
+          { code: 'sheet_not_found', path: `${basename(path)}:${options.sheet}`, message: `sheets are ${seen.join(', ')}` },
+        ],
+      })
+    }
+  }
+  return { rows: rows(), sheetName: () => chosen }
+}
