@@ -124,8 +124,8 @@ describe('releaseops eval', () => {
     writeFileSync(file, readFileSync(join(work, 'eval.jsonl')))
     const fromFile = join(work, 'from-file.json')
     const fromSplit = join(work, 'from-split.json')
-    expect(runCli(['eval', '--dataset', file, '--policy', 'rule', '--out', fromFile]).status).toBe(0)
-    expect(runCli(['eval', '--dataset', 'eval', '--policy', 'rule', '--out', fromSplit]).status).toBe(0)
+    expect(runCli(['eval', '--env', 'releaseops-v1', '--dataset', file, '--policy', 'rule', '--out', fromFile]).status).toBe(0)
+    expect(runCli(['eval', '--env', 'releaseops-v1', '--dataset', 'eval', '--policy', 'rule', '--out', fromSplit]).status).toBe(0)
     const strip = (path: string) => {
       const { run: _run, ...rest } = JSON.parse(readFileSync(path, 'utf8')).rule
       return rest
@@ -136,7 +136,7 @@ describe('releaseops eval', () => {
   it('stops on a bad dataset file with the file, line and field', () => {
     const file = join(work, 'bad.jsonl')
     writeFileSync(file, '{"seed": 4190, "family": "careful_qa_safe"}\n{"seed": "x"}\nnot json\n')
-    const result = runCli(['eval', '--dataset', file])
+    const result = runCli(['eval', '--env', 'releaseops-v1', '--dataset', file])
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('error[invalid_dataset]')
     expect(result.stderr).toContain(`${file}:2:seed`)

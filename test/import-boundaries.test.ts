@@ -13,12 +13,14 @@ const allowed: Record<string, readonly string[]> = {
   core: ['core'],
   envs: ['core', 'envs'],
   chat: ['core', 'envs', 'chat'],
-  agent: ['core', 'envs', 'chat', 'agent'],
-  eval: ['core', 'envs', 'chat', 'agent', 'eval'],
-  release: ['core', 'envs', 'chat', 'agent', 'eval', 'release'],
-  train: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train'],
-  server: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train', 'server'],
-  cli: ['core', 'envs', 'chat', 'agent', 'eval', 'release', 'train', 'server', 'cli'],
+  // The env server's TypeScript client: only the contracts, so it ships without the envs.
+  client: ['core', 'client'],
+  agent: ['core', 'envs', 'chat', 'client', 'agent'],
+  eval: ['core', 'envs', 'chat', 'client', 'agent', 'eval'],
+  release: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release'],
+  train: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train'],
+  server: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train', 'server'],
+  cli: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train', 'server', 'cli'],
 }
 const pureLayers = new Set(['core', 'envs', 'chat'])
 const purePackages = new Set(['zod', '@huggingface/jinja'])

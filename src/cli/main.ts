@@ -1,9 +1,14 @@
 /** @module cli: the `releaseops` binary: one program, one command per job, typed errors mapped to exit codes. */
 import { Command, CommanderError } from 'commander'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
+import { registerChatCommand } from './commands/chat-command.js'
 import { registerDatasetCommand } from './commands/dataset-command.js'
 import { registerEnvCommand } from './commands/env-command.js'
 import { registerEvalCommand } from './commands/eval-command.js'
+import { registerMcpCommand } from './commands/mcp-command.js'
+import { registerMockLlmCommand } from './commands/mock-llm-command.js'
+import { registerReleaseCommand } from './commands/release-command.js'
+import { registerServeCommand } from './commands/serve-command.js'
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -14,6 +19,11 @@ export function buildProgram(): Command {
   registerEvalCommand(program)
   registerDatasetCommand(program)
   registerEnvCommand(program)
+  registerServeCommand(program)
+  registerMcpCommand(program)
+  registerChatCommand(program)
+  registerMockLlmCommand(program)
+  registerReleaseCommand(program)
   return program
 }
 
