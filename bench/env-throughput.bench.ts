@@ -134,7 +134,9 @@ function pythonPeer() {
 
 /** Each measurement runs in its own process, so JIT state and heap peaks do not leak between cases. */
 function inChild<T>(args: string[]): T {
-  const output = execFileSync(process.execPath, [...process.execArgv, 'bench/env-throughput.bench.ts', ...args], { encoding: 'utf8' })
+  const output = execFileSync(process.execPath, [...process.execArgv, 'bench/env-throughput.bench.ts', ...args], {
+    encoding: 'utf8',
+  })
   return JSON.parse(output) as T
 }
 
