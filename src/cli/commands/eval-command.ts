@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { buildSummary } from '../../eval/build-summary.js'
+import { ceilingPolicies, markCeiling } from '../../eval/ceiling-policies.js'
 import { episodeLine } from '../../eval/episode-record.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { runEval } from '../../eval/run-eval.js'
@@ -45,6 +46,7 @@ export function registerEvalCommand(program: Command): void {
     .option('--workers <n>', 'worker threads for policies (1 runs in this thread)', parsePositiveInteger, 1)
     .option('--repeat <n>', 'run every row n times (policy throughput runs)', parsePositiveInteger, 1)
     .option('--max-steps <n>', "override the env's step limit", parsePositiveInteger)
+    .option('--no-ceiling', "leave out the env's privileged ceiling policy (the oracle), which every report shows by default")
   addLlmEvalOptions(command)
   command.action(async (options: EvalCommandOptions) => {
     if (isLlmEval(options)) return runLlmEvalAction(options)
@@ -55,13 +57,15 @@ export function registerEvalCommand(program: Command): void {
 
 async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
   const registration = envRegistry.get(options.env)
-  const policies = options.policy
+  const chosen = options.policy
     ? options.policy
         .split(',')
         .map((name) => name.trim())
         .filter(Boolean)
     : policyRegistry.names(options.env).filter((name) => !policyRegistry.get(options.env, name).privileged)
-  if (policies.length === 0) {
+  const ceiling = options.ceiling ? ceilingPolicies(options.env).filter((name) => !chosen.includes(name)) : []
+  const policies = [...chosen, ...ceiling]
+  if (chosen.length === 0) {
     throw new InvalidInputError({ code: 'no_policy', message: `No policy given and ${options.env} registers none.`, issues: [] })
   }
   const dataset = await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })
@@ -80,9 +84,11 @@ async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
   progress.stop()
   const seconds = (performance.now() - started) / 1000
   const summary = buildSummary(records, registration.dataset?.groupBy ?? [])
+  markCeiling(summary, ceilingPolicies(options.env))
   for (const block of Object.values(summary)) {
     Object.assign(block, {
       run: {
+        ...(block as { run?: object }).run,
         env_id: options.env,
         dataset: dataset.name,
         dataset_sha256: dataset.sha256,

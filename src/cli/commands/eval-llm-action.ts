@@ -17,6 +17,7 @@ import { qwen3TokenCounter } from '../../agent/token-counter.js'
 import type { ChatFormatId } from '../../chat/chat-format.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envRegistry } from '../../envs/index.js'
+import { ceilingSummary } from '../../eval/ceiling-policies.js'
 import { buildLlmSummary } from '../../eval/llm-summary.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { runFingerprint } from '../../eval/run-fingerprint.js'
@@ -27,6 +28,8 @@ import { renderLlmDetails, renderSummaryTable } from './eval-summary-table.js'
 
 export interface LlmEvalCommandOptions {
   env: string
+  /** Show the env's privileged ceiling policy (the oracle) beside the model (`--no-ceiling` turns it off). */
+  ceiling: boolean
   dataset: string
   policy?: string
   out?: string
@@ -230,6 +233,7 @@ export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<
   for (const block of Object.values(summary)) {
     Object.assign(block, {
       run: {
+        ...(block as { run?: object }).run,
         env_id: options.env,
         dataset: dataset.name,
         dataset_sha256: dataset.sha256,
@@ -244,6 +248,10 @@ export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<
         ...(episodesPath ? { episodes_path: options.out ? relative(dirname(options.out), episodesPath) : episodesPath } : {}),
       },
     })
+  }
+  if (options.ceiling) {
+    // The ceiling (oracle) over the same rows, so the report shows the gap to the best achievable score.
+    Object.assign(summary, await ceilingSummary({ envId: options.env, rows: dataset.rows }))
   }
   process.stdout.write(`${renderSummaryTable(summary)}\n\n${renderLlmDetails(summary)}\n`)
   process.stderr.write(

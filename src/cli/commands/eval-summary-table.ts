@@ -6,6 +6,19 @@ import { formatTable } from '../format-table.js'
 const cell = (key: string, value: unknown) =>
   typeof value !== 'number' ? '' : key === 'count' ? String(value) : value.toFixed(3)
 
+const isCeiling = (blocks: EvalSummary[string]) => (blocks as { run?: { ceiling?: boolean } }).run?.ceiling === true
+
+/** `gap to ceiling (avg_reward): naive 1.456, …` against the first ceiling row, if there is one. */
+function ceilingGaps(summary: EvalSummary): string {
+  const ceiling = Object.entries(summary).find(([, blocks]) => isCeiling(blocks))
+  if (!ceiling) return ''
+  const [ceilingName, ceilingBlocks] = ceiling
+  const gaps = Object.entries(summary)
+    .filter(([, blocks]) => !isCeiling(blocks))
+    .map(([policy, blocks]) => `${policy} ${(ceilingBlocks.overall.avg_reward - blocks.overall.avg_reward).toFixed(3)}`)
+  return `\n\n${ceilingName} (ceiling) reads hidden state: it is the best achievable score, not a baseline.${gaps.length > 0 ? `\nGap to the ceiling (avg_reward, overall): ${gaps.join(', ')}` : ''}`
+}
+
 export function renderSummaryTable(summary: EvalSummary): string {
   const first = Object.values(summary)[0]?.overall
   if (!first) return '(no episodes)'
@@ -15,11 +28,12 @@ export function renderSummaryTable(summary: EvalSummary): string {
   const add = (policy: string, slice: string, block: SummaryBlock) =>
     rows.push([policy, slice, ...columns.map((key) => cell(key, block[key]))])
   for (const [policy, blocks] of Object.entries(summary)) {
-    add(policy, 'overall', blocks.overall)
+    const label = isCeiling(blocks) ? `${policy} (ceiling)` : policy
+    add(label, 'overall', blocks.overall)
     for (const [group, values] of Object.entries(blocks)) {
       if (!group.startsWith('by_')) continue
       for (const [value, block] of Object.entries(values as Record<string, SummaryBlock>))
-        add(policy, `${group.slice(3)}=${value}`, block)
+        add(label, `${group.slice(3)}=${value}`, block)
     }
   }
   const intervals = Object.entries(summary).map(([policy, blocks]) => {
@@ -29,7 +43,7 @@ export function renderSummaryTable(summary: EvalSummary): string {
     )
     return `  ${policy}: ${parts.join('; ')}`
   })
-  return `${formatTable(header, rows)}\n\nWilson 95% intervals (overall):\n${intervals.join('\n')}`
+  return `${formatTable(header, rows)}\n\nWilson 95% intervals (overall):\n${intervals.join('\n')}${ceilingGaps(summary)}`
 }
 
 interface LlmSection {
