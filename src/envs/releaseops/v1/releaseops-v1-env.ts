@@ -13,7 +13,7 @@ import type {
   StepResult,
   ToolCall,
 } from '../../../core/env/env-api.js'
-import { InvalidInputError } from '../../../core/errors/invalid-input-error.js'
+import { parseResetParams } from '../../../core/env/parse-reset-params.js'
 import { ResetNeededError } from '../../../core/errors/reset-needed-error.js'
 import type { JsonObject } from '../../../core/json/json-value.js'
 import { pythonDumps, pythonDumpsIndent2 } from '../../../core/json/python-json.js'
@@ -76,30 +76,12 @@ export class ReleaseOpsV1Env implements Env<ReleaseOpsV1Observation> {
   private readonly rng = new PythonRandom(0)
 
   reset(params: ResetParams = {}): ResetResult<ReleaseOpsV1Observation> {
-    const seed = params.seed ?? this.spec.defaultSeed
-    if (!Number.isSafeInteger(seed)) {
-      throw new InvalidInputError({
-        message: `Seed must be an integer, got ${String(seed)}.`,
-        issues: [{ code: 'invalid_type', path: 'seed', message: 'Expected an integer.' }],
-      })
-    }
-    const parsed = resetOptionsV1.safeParse(params.options ?? {})
-    if (!parsed.success) {
-      throw new InvalidInputError({
-        code: 'invalid_reset_options',
-        message: `Invalid reset options for ${this.spec.id}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
-        issues: parsed.error.issues.map((issue) => ({
-          code: issue.code,
-          path: ['options', ...issue.path].join('.'),
-          message: issue.message,
-        })),
-      })
-    }
+    const { seed, options: resetOptions } = parseResetParams({ spec: this.spec, params, optionsSchema: resetOptionsV1 })
     const scenario = buildScenario({
-      family: parsed.data.family,
+      family: resetOptions.family,
       seed,
-      difficulty: parsed.data.difficulty,
-      archetypeMix: parsed.data.archetype_mix,
+      difficulty: resetOptions.difficulty,
+      archetypeMix: resetOptions.archetype_mix,
       rng: this.rng,
     })
     this.episode = new EpisodeV1(scenario)

@@ -15,7 +15,7 @@ import type {
   StepResult,
   ToolCall,
 } from '../../../core/env/env-api.js'
-import { InvalidInputError } from '../../../core/errors/invalid-input-error.js'
+import { parseResetParams } from '../../../core/env/parse-reset-params.js'
 import { ResetNeededError } from '../../../core/errors/reset-needed-error.js'
 import type { JsonObject } from '../../../core/json/json-value.js'
 import { pythonDumps, pythonDumpsIndent2 } from '../../../core/json/python-json.js'
@@ -89,26 +89,7 @@ export class ReleaseOpsV2Env implements Env<ReleaseOpsV2Observation> {
   }
 
   reset(params: ResetParams = {}): ResetResult<ReleaseOpsV2Observation> {
-    const seed = params.seed ?? this.spec.defaultSeed
-    if (!Number.isSafeInteger(seed)) {
-      throw new InvalidInputError({
-        message: `Seed must be an integer, got ${String(seed)}.`,
-        issues: [{ code: 'invalid_type', path: 'seed', message: 'Expected an integer.' }],
-      })
-    }
-    const parsed = resetOptionsV2.safeParse(params.options ?? {})
-    if (!parsed.success) {
-      throw new InvalidInputError({
-        code: 'invalid_reset_options',
-        message: `Invalid reset options for ${this.spec.id}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
-        issues: parsed.error.issues.map((issue) => ({
-          code: issue.code,
-          path: ['options', ...issue.path].join('.'),
-          message: issue.message,
-        })),
-      })
-    }
-    const options = parsed.data
+    const { seed, options } = parseResetParams({ spec: this.spec, params, optionsSchema: resetOptionsV2 })
     const { scenario, oracle } = this.buildScenario({
       family: options.family,
       seed,

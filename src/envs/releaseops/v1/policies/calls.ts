@@ -1,20 +1,2 @@
 /** @module envs/releaseops/v1/policies: tool-call builders shared by the baselines. */
-import type { ToolCall } from '../../../../core/env/env-api.js'
-
-export const approve = (proposalId: string): ToolCall => ({
-  name: 'approve_proposal',
-  arguments: { proposal_id: proposalId },
-})
-export const block = (proposalId: string, ruleId: string): ToolCall => ({
-  name: 'block_proposal',
-  arguments: { proposal_id: proposalId, rule_id: ruleId },
-})
-export const hold = (reasonCode: string): ToolCall => ({ name: 'hold_release', arguments: { reason_code: reasonCode } })
-
-/** The inspect call matching an artifact id's prefix, or undefined for an id of no known kind. */
-export function inspectByPrefix(ref: string): ToolCall | undefined {
-  if (ref.startsWith('pr_')) return { name: 'inspect_pr_diff', arguments: { pr_id: ref } }
-  if (ref.startsWith('ci_run_')) return { name: 'inspect_ci_run', arguments: { run_id: ref } }
-  if (ref.startsWith('ticket_')) return { name: 'inspect_ticket', arguments: { ticket_id: ref } }
-  return undefined
-}
+export { approve, block, hold, inspectByPrefix } from '../../shared/policy-calls.js'

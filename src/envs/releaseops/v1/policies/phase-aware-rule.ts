@@ -3,33 +3,12 @@
  * once by a per-risk ref preference, then block what lists a possible violation and approve the rest.
  */
 import { generatorPolicy } from '../../../../core/policy/policy.js'
+import { preferredRef, riskScore } from '../../shared/policy-calls.js'
 import type { ProposalViewV1 } from '../observation-view.js'
 import type { ReleaseOpsV1Observation } from '../releaseops-v1-env.js'
 import { approve, block, hold, inspectByPrefix } from './calls.js'
 
-const riskyTags = ['payments', 'p1', 'deploy'] as const
-
-/** payments 0, p1 1, deploy 2, anything else 3. */
-export function riskScore(proposal: ProposalViewV1): number {
-  const index = riskyTags.findIndex((tag) => proposal.risk.includes(tag))
-  return index === -1 ? 3 : index
-}
-
-const refPreference: Record<number, readonly string[]> = {
-  0: ['pr_', 'ci_run_', 'ticket_'],
-  1: ['ticket_', 'pr_', 'ci_run_'],
-  2: ['ci_run_', 'ticket_', 'pr_'],
-}
-
-export function preferredRef(proposal: ProposalViewV1): string | undefined {
-  const preference = refPreference[riskScore(proposal)]
-  if (!preference) return undefined
-  for (const prefix of preference) {
-    const ref = proposal.refs.find((item) => item.startsWith(prefix))
-    if (ref !== undefined) return ref
-  }
-  return undefined
-}
+export { preferredRef, riskScore } from '../../shared/policy-calls.js'
 
 const isShip = (proposal: ProposalViewV1) => proposal.request === 'ship_release_candidate'
 

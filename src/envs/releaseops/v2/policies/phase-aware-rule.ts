@@ -6,33 +6,14 @@
  * approves in order. With no way to check a risky ship (no evidence or budget) it holds, as v1 did.
  */
 import { generatorPolicy } from '../../../../core/policy/policy.js'
+import { preferredRef, riskScore } from '../../shared/policy-calls.js'
 import { type RuleId, shortRuleId } from '../../shared/safety-rules.js'
 import { verifiedViolations } from '../facts.js'
 import type { ProposalViewV2 } from '../observation-view-v2.js'
 import type { ReleaseOpsV2Observation } from '../releaseops-v2-env.js'
 import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from './calls.js'
 
-const riskyTags = ['payments', 'p1', 'deploy'] as const
-
-/** payments 0, p1 1, deploy 2, anything else 3 (v1's order). */
-export function riskScore(proposal: ProposalViewV2): number {
-  const index = riskyTags.findIndex((tag) => proposal.risk.includes(tag))
-  return index === -1 ? 3 : index
-}
-
-const refPreference: Record<number, readonly string[]> = {
-  0: ['pr_', 'ci_run_', 'ticket_'],
-  1: ['ticket_', 'pr_', 'ci_run_'],
-  2: ['ci_run_', 'ticket_', 'pr_'],
-}
-
-export function preferredRef(proposal: ProposalViewV2): string | undefined {
-  for (const prefix of refPreference[riskScore(proposal)] ?? []) {
-    const ref = proposal.refs.find((item) => item.startsWith(prefix))
-    if (ref !== undefined) return ref
-  }
-  return undefined
-}
+export { preferredRef, riskScore } from '../../shared/policy-calls.js'
 
 function blockingRule(proposal: ProposalViewV2, broken: readonly RuleId[]): RuleId | undefined {
   return broken.find((rule) => proposal.claims[rule] === 'pass') ?? (isShip(proposal) ? broken[0] : undefined)
