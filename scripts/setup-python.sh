@@ -9,5 +9,5 @@ index_args=()
 for index in /opt/pypi/simple; do
   if [ -d "$index" ]; then index_args+=(--index-url "file://$index"); fi
 done
-.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers
-.venv/bin/python -c "import websockets, pyarrow, jinja2, tokenizers; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__, 'jinja2', jinja2.__version__, 'tokenizers', tokenizers.__version__)"
+.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers datasets pandas
+.venv/bin/python -c "import websockets, pyarrow, jinja2, tokenizers, datasets; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__, 'jinja2', jinja2.__version__, 'tokenizers', tokenizers.__version__, 'datasets', datasets.__version__)"

@@ -5,10 +5,12 @@ import { registerChatCommand } from './commands/chat-command.js'
 import { registerDatasetCommand } from './commands/dataset-command.js'
 import { registerEnvCommand } from './commands/env-command.js'
 import { registerEvalCommand } from './commands/eval-command.js'
+import { registerGateCommand } from './commands/gate-command.js'
 import { registerMcpCommand } from './commands/mcp-command.js'
 import { registerMockLlmCommand } from './commands/mock-llm-command.js'
 import { registerReleaseCommand } from './commands/release-command.js'
 import { registerServeCommand } from './commands/serve-command.js'
+import { registerVerlCommand } from './commands/verl-command.js'
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   registerChatCommand(program)
   registerMockLlmCommand(program)
   registerReleaseCommand(program)
+  registerGateCommand(program)
+  registerVerlCommand(program)
   return program
 }
 

@@ -7,8 +7,11 @@ import type { Command } from 'commander'
 import { registerReleaseAuditCommand } from './release-audit-command.js'
 import { registerReleaseCanonicalCommand } from './release-canonical-command.js'
 import { registerReleaseDemoCommands } from './release-demo-command.js'
+import { registerReleaseMixtureCommand } from './release-mixture-command.js'
 import { registerReleasePreprocessCommand } from './release-preprocess-command.js'
+import { registerReleaseRlCommand } from './release-rl-command.js'
 import { registerReleaseSftCommand } from './release-sft-command.js'
+import { registerReleaseTrajectoriesCommand } from './release-trajectories-command.js'
 
 export function registerReleaseCommand(program: Command): void {
   const release = program
@@ -19,4 +22,7 @@ export function registerReleaseCommand(program: Command): void {
   registerReleaseCanonicalCommand(release)
   registerReleaseAuditCommand(release)
   registerReleaseSftCommand(release)
+  registerReleaseTrajectoriesCommand(release)
+  registerReleaseRlCommand(release)
+  registerReleaseMixtureCommand(release)
 }

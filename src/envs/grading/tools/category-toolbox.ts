@@ -6,7 +6,7 @@
 import type { CorpusCategory } from '../assets/category-corpus.js'
 import type { LeafCategory, LeafRegistry } from '../assets/leaf-registry.js'
 import type { PromptChoices } from '../prompt-choices.js'
-import { lexicalFeatures, overlap, shortSummary } from '../text/lexical-features.js'
+import { lexicalFeatures, shortSummary } from '../text/lexical-features.js'
 import { normalizeKeyText, pythonStrip } from '../text/python-text.js'
 import { maxChoiceIds, maxExampleLimit, searchTopK } from './category-tools.js'
 
@@ -38,8 +38,12 @@ interface SearchDocument {
   name: string
   summary: string
   nameText: string
-  nameFeatures: Set<string>
-  bodyFeatures: Set<string>
+}
+
+/** Which documents hold a feature in their name text and in their body text (ascending document index). */
+interface FeaturePostings {
+  name: number[]
+  body: number[]
 }
 
 const failure = (code: string, message: string): { ok: false; error: ToolError } => ({ ok: false, error: { code, message } })
@@ -56,6 +60,12 @@ export function scopeKeyOf(category: LeafCategory): string {
 
 export class CategoryToolbox {
   private readonly documents: SearchDocument[]
+  /** Feature → documents: a query touches only the documents that share a feature with it. */
+  private readonly postings = new Map<string, FeaturePostings>()
+  /** Per-document overlap counters, reused by every search (field∩name, table∩name, query∩body). */
+  private readonly fieldHits: Int32Array
+  private readonly tableHits: Int32Array
+  private readonly bodyHits: Int32Array
   private readonly canonicalIds: string[]
   private readonly groups: BrowseResult['groups']
 
@@ -74,6 +84,8 @@ export class CategoryToolbox {
       const summary = entry.description || category.description
       const nameParts = [choice.displayName, category.name, ...category.path].filter((part) => part)
       const bodyParts = [summary, ...entry.descriptions, ...entry.examples, ...entry.path].filter((part) => part)
+      for (const feature of lexicalFeatures(nameParts.join(' '))) this.posting(feature).name.push(index)
+      for (const feature of lexicalFeatures(bodyParts.join(' '))) this.posting(feature).body.push(index)
       return {
         index,
         choiceId: choice.choiceId,
@@ -82,13 +94,32 @@ export class CategoryToolbox {
         name: this.publicText(choice.displayName),
         summary: shortSummary(this.publicText(summary)),
         nameText: normalizeKeyText(nameParts.join(' ')),
-        nameFeatures: lexicalFeatures(nameParts.join(' ')),
-        bodyFeatures: lexicalFeatures(bodyParts.join(' ')),
       }
     })
+    this.fieldHits = new Int32Array(this.documents.length)
+    this.tableHits = new Int32Array(this.documents.length)
+    this.bodyHits = new Int32Array(this.documents.length)
     const counts = new Map<string, number>()
     for (const document of this.documents) counts.set(document.scopeKey, (counts.get(document.scopeKey) ?? 0) + 1)
     this.groups = [...counts].map(([scope_key, category_count]) => ({ scope_key, category_count }))
+  }
+
+  private posting(feature: string): FeaturePostings {
+    let posting = this.postings.get(feature)
+    if (!posting) {
+      posting = { name: [], body: [] }
+      this.postings.set(feature, posting)
+    }
+    return posting
+  }
+
+  /** Adds one to `hits` of every document whose `side` holds one of `features` (set overlap counts). */
+  private countHits(features: ReadonlySet<string>, side: keyof FeaturePostings, hits: Int32Array): void {
+    hits.fill(0)
+    for (const feature of features) {
+      const documents = this.postings.get(feature)?.[side]
+      if (documents) for (const index of documents) hits[index] = (hits[index] as number) + 1
+    }
   }
 
   /** Model-visible text with any canonical id replaced by "[redacted-id]". */
@@ -119,15 +150,19 @@ export class CategoryToolbox {
     const fieldFeatures = lexicalFeatures(field)
     const tableFeatures = lexicalFeatures(normalizeKeyText(options.tableName))
     const queryFeatures = new Set([...fieldFeatures, ...tableFeatures])
+    this.countHits(fieldFeatures, 'name', this.fieldHits)
+    this.countHits(tableFeatures, 'name', this.tableHits)
+    this.countHits(queryFeatures, 'body', this.bodyHits)
     const scored = this.documents
       .filter((document) => options.scope === undefined || document.scopeKey === options.scope)
       .map((document) => {
+        const index = document.index
         let score = 0
         if (field === document.nameText) score += 100
         else if (document.nameText.includes(field) || field.includes(document.nameText)) score += 35
-        score += 8 * overlap(fieldFeatures, document.nameFeatures)
-        score += 3 * overlap(tableFeatures, document.nameFeatures)
-        score += 2 * overlap(queryFeatures, document.bodyFeatures)
+        score += 8 * (this.fieldHits[index] as number)
+        score += 3 * (this.tableHits[index] as number)
+        score += 2 * (this.bodyHits[index] as number)
         return { document, score }
       })
     scored.sort((left, right) => right.score - left.score || left.document.index - right.document.index)

@@ -1,0 +1,248 @@
+/**
+ * @module cli: `releaseops gate rollout --release <dir> --split val --base-url <url> --model <name> …
+ * --report gate.json`: a bounded native-tool rollout of a model over a release split with the same
+ * grading env, chat format and agent loop as RL, gated on a nonzero-reward rate in [5%, 30%]. Also
+ * `--env releaseops-v2 --split eval` for the Arena's datasets. Exit 0 passed, 1 failed, 3 infrastructure.
+ */
+import { writeFileSync } from 'node:fs'
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import { type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { toOpenAiTool } from '../../core/tools/define-tool.js'
+import { finalResponseAction, gradingV1Spec } from '../../envs/grading/grading-env.js'
+import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { envRegistry } from '../../envs/index.js'
+import { envRolloutSource } from '../../eval/gate/env-rollout-source.js'
+import { defaultGateBounds } from '../../eval/gate/rollout-gate-rule.js'
+import { runRolloutGate } from '../../eval/gate/run-rollout-gate.js'
+import { verlVisibleTools } from '../../eval/gate/verl-visible-tools.js'
+import { writeFileAtomic } from '../../release/io/atomic-file.js'
+import { releaseRolloutSource } from '../../release/rl/release-rollout-source.js'
+import { parsePositiveInteger } from '../parse-options.js'
+import { createProgress } from '../progress.js'
+
+interface GateFlags {
+  release?: string
+  env: string
+  split: string
+  registry?: string
+  corpus?: string
+  taskConfig?: string
+  gradingManifest?: string
+  baseUrl: string
+  model: string
+  mode: ModelMode
+  enableThinking: boolean
+  samples: number
+  limit?: number
+  concurrency: number
+  temperature?: number
+  topP?: number
+  maxTokens?: number
+  seed?: number
+  timeout: number
+  retries: number
+  apiKeyEnv: string
+  toolSchemas?: 'verl' | 'full'
+  lower: number
+  upper: number
+  report: string
+  episodes?: string
+  overwrite?: boolean
+}
+
+function parseFraction(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError('expected a number between 0 and 1')
+  return parsed
+}
+
+function parseNonNegativeInteger(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer')
+  return parsed
+}
+
+function parseNumber(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('expected a number')
+  return parsed
+}
+
+function requireTaskFiles(flags: GateFlags): { registry: string; corpus: string; gradingManifest: string } {
+  const missing = (['registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
+  if (missing.length > 0) {
+    const list = missing.map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`)
+    throw new InvalidInputError({
+      code: 'missing_option',
+      path: list[0],
+      message: `--release needs ${list.join(', ')} (the task the release was built from).`,
+      issues: [],
+    })
+  }
+  return { registry: flags.registry as string, corpus: flags.corpus as string, gradingManifest: flags.gradingManifest as string }
+}
+
+async function gateAction(flags: GateFlags): Promise<void> {
+  const grading = flags.release !== undefined
+  if (!grading && flags.env === gradingV1Spec.id) {
+    throw new InvalidInputError({
+      code: 'missing_option',
+      path: '--release',
+      message: 'The grading gate runs on a release: pass --release <dir> (or --env releaseops-v2 for the Arena).',
+      issues: [],
+    })
+  }
+  const source = grading
+    ? await releaseRolloutSource({
+        directory: flags.release as string,
+        split: flags.split,
+        ...requireTaskFiles(flags),
+        ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
+        ...(flags.limit ? { limit: flags.limit } : {}),
+      })
+    : await envRolloutSource({
+        envId: flags.env,
+        envs: envRegistry,
+        source: flags.split,
+        ...(flags.limit ? { limit: flags.limit } : {}),
+      })
+  if (source.rows.length === 0)
+    throw new InvalidInputError({
+      code: 'empty_split',
+      path: flags.split,
+      message: `Split ${flags.split} has no episodes.`,
+      issues: [],
+    })
+  const spec = grading ? gradingV1Spec : envRegistry.spec(flags.env)
+  const fullTools = spec.tools.map((tool) => toOpenAiTool(tool))
+  const toolKind = flags.toolSchemas ?? (grading ? 'verl' : 'full')
+  const apiKey = process.env[flags.apiKeyEnv]
+  const model = new OpenAiCompatibleModel({
+    baseUrl: flags.baseUrl,
+    model: flags.model,
+    mode: flags.mode,
+    enableThinking: flags.enableThinking,
+    sampling: {
+      ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
+      ...(flags.topP === undefined ? {} : { top_p: flags.topP }),
+      ...(flags.maxTokens === undefined ? {} : { max_tokens: flags.maxTokens }),
+      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    },
+    ...(apiKey ? { apiKey } : {}),
+    timeoutMs: flags.timeout * 1000,
+    retry: { maxAttempts: flags.retries + 1 },
+    maxConcurrency: flags.concurrency,
+  })
+  const maxToolCalls = spec.maxEpisodeSteps - (grading ? 1 : 0)
+  const progress = createProgress('gate')
+  let result: Awaited<ReturnType<typeof runRolloutGate>>
+  try {
+    result = await runRolloutGate({
+      rows: source.rows,
+      samples: flags.samples,
+      createEnv: source.createEnv,
+      model,
+      endpoint: { baseUrl: flags.baseUrl, ...(apiKey ? { apiKey } : {}) },
+      loop: { maxTurns: spec.maxEpisodeSteps, maxToolCallsPerTurn: 1, ...(grading ? { finalAction: finalResponseAction } : {}) },
+      tools: {
+        schemas: toolKind === 'verl' ? verlVisibleTools(fullTools) : fullTools,
+        kind: toolKind,
+        names: spec.tools.map((tool) => tool.name),
+      },
+      concurrency: flags.concurrency,
+      keepTrajectories: flags.episodes !== undefined,
+      onEpisode: (done, total) => progress.update(done, total),
+      context: {
+        envId: spec.id,
+        maxEpisodeSteps: spec.maxEpisodeSteps,
+        release: source.release,
+        chat: {
+          trajectory_format: nativeToolTrajectoryFormat,
+          mode: flags.mode,
+          parser:
+            flags.mode === 'native'
+              ? 'endpoint tool parser'
+              : `releaseops ${flags.mode} parser${flags.mode.startsWith('qwen3.5') ? ' (qwen3_coder XML)' : ''}`,
+        },
+        loop: {
+          max_assistant_turns: spec.maxEpisodeSteps,
+          max_user_turns: maxToolCalls,
+          max_parallel_calls: 1,
+          final_reply: grading ? `assistant text without tool calls → ${finalResponseAction}` : 'none (the env ends the episode)',
+        },
+        thinking: { enable_thinking: flags.enableThinking },
+        limits: { rows: source.rows.length, samples: flags.samples, limit: flags.limit ?? null, concurrency: flags.concurrency },
+        bounds: { lower: flags.lower, upper: flags.upper },
+      },
+    })
+  } finally {
+    progress.stop()
+  }
+  const write = (path: string, text: string) =>
+    writeFileAtomic({ path, overwrite: flags.overwrite ?? false, write: (temporary) => writeFileSync(temporary, text) })
+  write(flags.report, `${JSON.stringify(result.report, null, 2)}\n`)
+  if (flags.episodes)
+    write(
+      flags.episodes,
+      result.episodes.map((episode) => JSON.stringify(episode)).join('\n') + (result.episodes.length > 0 ? '\n' : ''),
+    )
+  const { report } = result
+  process.stdout.write(
+    `${JSON.stringify({ status: report.status, passed: report.passed, numerator: report.numerator, denominator: report.denominator, rate: report.rate, ci95: report.ci95, bounds: [flags.lower, flags.upper], mixed_share: report.per_prompt.mixed_share, parse_failures: report.parse_failures.episodes, report: flags.report })}\n`,
+  )
+  if (report.status === 'infrastructure_error') {
+    const fault = report.infrastructure.first_fault as { code?: string; message?: string } | undefined
+    process.stderr.write(
+      `gate: infrastructure error (${fault?.code ?? 'endpoint'}: ${fault?.message ?? 'episodes unscored'}); no rate is claimed\n`,
+    )
+    process.exitCode = 3
+  } else if (!report.passed) process.exitCode = 1
+}
+
+export function registerGateCommand(program: Command): void {
+  const gate = program.command('gate').description('Gates over model rollouts (before RL is allowed to start).')
+  gate
+    .command('rollout')
+    .description(
+      'Roll a model out over a release split with the RL env, chat format and loop; pass only for a nonzero-reward rate in [lower, upper].',
+    )
+    .option('--release <dir>', 'an RL release or rl-cascade mixture (grading task)')
+    .option('--env <id>', 'the env (grading-v1 with --release; releaseops-v2 for the Arena eval datasets)', gradingV1Spec.id)
+    .requiredOption('--split <name|file.jsonl>', 'release split (val) or, with --env, a dataset split or JSONL file')
+    .option('--registry <file>', 'leaf registry the release was built from')
+    .option('--corpus <file>', 'category corpus the release was built from')
+    .option('--task-config <file>', 'task config the release was built from')
+    .option('--grading-manifest <file>', "grading manifest (each dataset's standard verified by sha256)")
+    .requiredOption('--base-url <url>', 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
+    .requiredOption('--model <name>', 'model name served by the endpoint')
+    .addOption(
+      new Option('--mode <mode>', 'wire mode: a chat format rendered and parsed here, or native')
+        .choices(modelModes)
+        .default('qwen3.5'),
+    )
+    .option('--enable-thinking', 'render with enable_thinking=true (must match the RL config)', false)
+    .option('--samples <n>', 'rollouts per prompt (RLOO uses n ≥ 2)', parsePositiveInteger, 1)
+    .option('--limit <n>', 'first n episodes of the split', parsePositiveInteger)
+    .option('--concurrency <n>', 'episodes in flight at once', parsePositiveInteger, 8)
+    .option('--temperature <t>', 'sampling temperature', parseNumber)
+    .option('--top-p <p>', 'nucleus sampling', parseNumber)
+    .option('--max-tokens <n>', 'completion tokens per turn', parsePositiveInteger)
+    .option('--seed <n>', 'sampling seed', parsePositiveInteger)
+    .option('--timeout <seconds>', 'per request attempt', parseNumber, 120)
+    .option('--retries <n>', 'retries after a failed attempt (429, 5xx, timeouts)', parseNonNegativeInteger, 4)
+    .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
+    .addOption(
+      new Option('--tool-schemas <kind>', "tool schemas shown: VeRL's reduced ones (as RL rollouts) or the full ones").choices([
+        'verl',
+        'full',
+      ]),
+    )
+    .option('--lower <rate>', 'lowest passing rate', parseFraction, defaultGateBounds.lower)
+    .option('--upper <rate>', 'highest passing rate', parseFraction, defaultGateBounds.upper)
+    .requiredOption('--report <file>', 'gate report JSON')
+    .option('--episodes <file>', 'per-episode JSONL (with trajectories)')
+    .option('--overwrite', 'replace existing report/episodes files')
+    .action(gateAction)
+}

@@ -1,0 +1,121 @@
+/**
+ * @module cli: `releaseops release rl export|validate|validate-cascade`: the VeRL RL release (a
+ * stage-1/stage-2 pair per record in five columns) and the check of an `rl-cascade` mixture.
+ */
+import type { Command } from 'commander'
+import { runValidateCascade } from '../../release/mixtures/validate-cascade.js'
+import { runRlExport } from '../../release/rl/run-rl-export.js'
+import { runRlValidate } from '../../release/rl/run-rl-validate.js'
+import { addTaskFileOptions, collect, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+
+interface ExportFlags extends TaskFileFlags {
+  canonical: string
+  outputDir: string
+  allowLabelGaps: string[]
+  allowAnyLabelGap?: boolean
+  formal?: boolean
+  configFile?: string
+  failedAudit?: string
+}
+
+interface CascadeFlags {
+  datasetDir: string
+  registry: string
+  corpus: string
+  taskConfig?: string
+  metadataFields?: string[]
+  gradingManifest: string
+  input: string[]
+  report?: string
+  overwrite?: boolean
+}
+
+export function registerReleaseRlCommand(release: Command): void {
+  const rl = release
+    .command('rl')
+    .description('VeRL RL releases: stage1/stage2 pairs in the five VeRL columns, and cascade checks.')
+  addTaskFileOptions(
+    rl
+      .command('export')
+      .description(
+        'Export train/val/test Parquet (data_source, prompt, ability, reward_model, extra_info) + export_report.json, atomically.',
+      )
+      .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
+      .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+  )
+    .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
+    .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
+    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+    .option('--config-file <file>', 'datasets config (for --formal)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
+    .action(async (flags: ExportFlags) => {
+      const report = await runRlExport({
+        ...taskFileOptions(flags),
+        canonical: flags.canonical,
+        outputDir: flags.outputDir,
+        allowLabelGaps: flags.allowLabelGaps,
+        ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
+        ...(flags.formal ? { formal: true } : {}),
+        ...(flags.configFile ? { configFile: flags.configFile } : {}),
+        ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
+      })
+      printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
+    })
+  addTaskFileOptions(
+    rl
+      .command('validate')
+      .description('Read an RL release back and check every row, stage pair, order, split overlap and hash; exit 1 if invalid.')
+      .requiredOption('--dataset-dir <dir>', 'the release directory')
+      .option('--report <file>', 'validation report JSON to write'),
+  )
+    .option('--overwrite', 'replace an existing report')
+    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+      const report = await runRlValidate({
+        ...taskFileOptions(flags),
+        datasetDir: flags.datasetDir,
+        ...(flags.report ? { report: flags.report } : {}),
+        ...(flags.overwrite ? { overwrite: true } : {}),
+      })
+      printSummary({
+        valid: report.valid,
+        splits: report.splits,
+        cross_split_errors: report.cross_split_errors,
+        report_errors: report.report_errors,
+      })
+      if (!report.valid) process.exitCode = 1
+    })
+  rl.command('validate-cascade')
+    .description(
+      'Check an rl-cascade mixture: stage1-only rows, the RL row contract, ids, order, counts, hashes; exit 1 if invalid.',
+    )
+    .requiredOption('--dataset-dir <dir>', 'the mixture release directory')
+    .requiredOption('--registry <file>', 'leaf registry JSON')
+    .requiredOption('--corpus <file>', 'category corpus JSON')
+    .option('--task-config <file>', 'task config JSON (default: the four native metadata fields)')
+    .option('--metadata-fields <fields...>', 'prompt metadata fields, overriding the task config')
+    .requiredOption('--grading-manifest <file>', "grading manifest; each dataset's entry is verified by sha256")
+    .option('--input <dataset=dir>', 'an input release, to re-verify its lineage hashes; repeatable', collect, [])
+    .option('--report <file>', 'validation report JSON to write')
+    .option('--overwrite', 'replace an existing report')
+    .action(async (flags: CascadeFlags) => {
+      const report = await runValidateCascade({
+        datasetDir: flags.datasetDir,
+        registry: flags.registry,
+        corpus: flags.corpus,
+        gradingManifest: flags.gradingManifest,
+        ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
+        ...(flags.metadataFields ? { metadataFields: flags.metadataFields } : {}),
+        inputs: flags.input,
+        ...(flags.report ? { report: flags.report } : {}),
+        ...(flags.overwrite ? { overwrite: true } : {}),
+      })
+      printSummary({
+        valid: report.valid,
+        splits: report.splits,
+        cross_split_errors: report.cross_split_errors,
+        report_errors: report.report_errors,
+        lineage_errors: report.lineage_errors,
+      })
+      if (!report.valid) process.exitCode = 1
+    })
+}

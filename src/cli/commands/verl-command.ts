@@ -1,0 +1,157 @@
+/**
+ * @module cli: `releaseops verl config --kind sft|rloo …` (a self-contained VeRL run directory) and
+ * `releaseops verl preflight --run <dir> --patch-list <file> …` (the checks on the training machine;
+ * prints the launch command only when all pass: exit 0, else 1 with the failed checks).
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
+import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
+import { runVerlConfig } from '../../train/verl/write-verl-config.js'
+import { parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+import { printSummary } from './release-options.js'
+
+interface ConfigFlags {
+  kind: VerlRunKind
+  release: string
+  modelPath: string
+  outputDir: string
+  registry: string
+  corpus: string
+  taskConfig?: string
+  gradingManifest: string
+  enableThinking: boolean
+  python?: string
+  rolloutN?: number
+  maxPromptLength?: number
+  maxResponseLength?: number
+  maxLength?: number
+  steps?: number
+  gpus?: number
+  settings?: Record<string, unknown>
+}
+
+interface PreflightFlags {
+  run: string
+  patchList: string
+  verlRoot?: string
+  nvidiaSmi?: string
+  python?: string
+  gpuName?: string
+  minGpuMemoryGib: number
+  minDriver?: string
+  cuda?: string
+  minVllm?: string
+  sftRelease?: string
+  gateReport?: string
+}
+
+function parseGib(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative number of GiB')
+  return parsed
+}
+
+export function registerVerlCommand(program: Command): void {
+  const verl = program.command('verl').description('VeRL launch path: run configs and the preflight that gates a launch.')
+  verl
+    .command('config')
+    .description('Write a VeRL run directory (task bundle, function tools, reward, agent loop, Hydra overrides) for a release.')
+    .addOption(
+      new Option('--kind <kind>', 'sft (trajectory release) or rloo (RL release / rl-cascade mixture)')
+        .choices(verlRunKinds)
+        .makeOptionMandatory(),
+    )
+    .requiredOption('--release <dir>', 'the release the run trains on')
+    .requiredOption('--model-path <dir>', 'the checkpoint to train (the reference for RLOO)')
+    .requiredOption('--output-dir <dir>', 'the run directory (must not exist or be empty)')
+    .requiredOption('--registry <file>', 'leaf registry JSON the release was built from')
+    .requiredOption('--corpus <file>', 'category corpus JSON')
+    .option('--task-config <file>', 'task config JSON')
+    .requiredOption('--grading-manifest <file>', "grading manifest; each dataset's standard is verified by sha256")
+    .option('--enable-thinking', 'render with enable_thinking=true (must match the release)', false)
+    .option('--python <path>', 'the training interpreter')
+    .option('--rollout-n <n>', 'RLOO samples per prompt (≥ 2)', parsePositiveInteger)
+    .option('--max-prompt-length <n>', 'RLOO prompt tokens', parsePositiveInteger)
+    .option('--max-response-length <n>', 'RLOO response tokens', parsePositiveInteger)
+    .option('--max-length <n>', 'SFT conversation tokens', parsePositiveInteger)
+    .option('--steps <n>', 'total training steps', parsePositiveInteger)
+    .option('--gpus <n>', 'GPUs per node', parsePositiveInteger)
+    .option('--settings <json>', 'further settings as a JSON object (keys of verl_config.json settings)', parseJsonObject)
+    .action(async (flags: ConfigFlags) => {
+      const config = await runVerlConfig({
+        release: flags.release,
+        outputDir: flags.outputDir,
+        task: {
+          registry: flags.registry,
+          corpus: flags.corpus,
+          gradingManifest: flags.gradingManifest,
+          ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
+        },
+        settings: {
+          ...(flags.settings ?? {}),
+          kind: flags.kind,
+          model_path: flags.modelPath,
+          enable_thinking: flags.enableThinking,
+          ...(flags.python ? { python: flags.python } : {}),
+          ...(flags.rolloutN !== undefined ? { rollout_n: flags.rolloutN } : {}),
+          ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
+          ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
+          ...(flags.maxLength !== undefined ? { max_length: flags.maxLength } : {}),
+          ...(flags.steps !== undefined ? { total_training_steps: flags.steps, save_freq: 1, test_freq: 1 } : {}),
+          ...(flags.gpus !== undefined ? { gpus_per_node: flags.gpus } : {}),
+        } as never,
+      })
+      printSummary({
+        run: flags.outputDir,
+        kind: config.kind,
+        release: config.release.kind,
+        datasets: config.release.datasets,
+        enable_thinking: config.settings.enable_thinking,
+        next: 'releaseops verl preflight --run <dir> --patch-list <file> (on the training machine)',
+      })
+    })
+  verl
+    .command('preflight')
+    .description(
+      'On the training machine: check VeRL version and patches, host, release, tools, token budget and checkpoint; print the launch command only if all pass.',
+    )
+    .requiredOption('--run <dir>', 'the run directory written by `verl config`')
+    .requiredOption('--patch-list <file>', 'the declared VeRL patches (releaseops-verl-patches-v1, with file hashes)')
+    .option('--verl-root <dir>', 'the installed verl package directory (default: where the interpreter imports it from)')
+    .option('--nvidia-smi <path>', 'nvidia-smi executable', 'nvidia-smi')
+    .option('--python <path>', "the training interpreter (default: the config's)")
+    .option('--gpu-name <text>', 'required GPU model (substring, e.g. H200)')
+    .option('--min-gpu-memory-gib <n>', 'memory each GPU must have', parseGib, 24)
+    .option('--min-driver <version>', 'oldest acceptable NVIDIA driver')
+    .option('--cuda <version>', "torch's CUDA version must start with this (e.g. 13.0)")
+    .option('--min-vllm <version>', 'RLOO: oldest acceptable vLLM')
+    .option('--sft-release <dir>', 'RLOO: the trajectory release the reference was fine-tuned on (thinking flag must match)')
+    .option('--gate-report <file>', 'RLOO: the passed `releaseops gate rollout` report of the reference on this release')
+    .action(async (flags: PreflightFlags) => {
+      const manifest = await runVerlPreflight({
+        runDirectory: flags.run,
+        patchList: flags.patchList,
+        ...(flags.verlRoot ? { verlRoot: flags.verlRoot } : {}),
+        ...(flags.nvidiaSmi ? { nvidiaSmi: flags.nvidiaSmi } : {}),
+        ...(flags.python ? { python: flags.python } : {}),
+        ...(flags.sftRelease ? { sftRelease: flags.sftRelease } : {}),
+        ...(flags.gateReport ? { gateReport: flags.gateReport } : {}),
+        host: {
+          minGpuMemoryGib: flags.minGpuMemoryGib,
+          ...(flags.gpuName ? { gpuName: flags.gpuName } : {}),
+          ...(flags.minDriver ? { minDriver: flags.minDriver } : {}),
+          ...(flags.cuda ? { cuda: flags.cuda } : {}),
+          ...(flags.minVllm ? { minVllm: flags.minVllm } : {}),
+        },
+      })
+      for (const check of manifest.checks)
+        process.stderr.write(`${check.passed ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}\n`)
+      if (manifest.command) process.stdout.write(`${manifest.command}\n`)
+      else {
+        process.stderr.write(
+          `preflight failed (${manifest.failed.join(', ')}); no launch command. See ${flags.run}/launch_manifest.json\n`,
+        )
+        process.exitCode = 1
+      }
+    })
+}

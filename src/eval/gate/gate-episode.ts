@@ -1,0 +1,78 @@
+/**
+ * @module eval/gate: what one gate episode counts as: its reward and success (reward > 0), how the loop
+ * ended, the tool calls made, the final answer's verdict, parse failures (chat-format issues that lost a
+ * tool call, and final answers that are not a valid answer), and an infrastructure fault when the
+ * endpoint kept failing (such an episode is not scored: it is not the model's failure).
+ */
+import type { AgentEpisodeResult } from '../../agent/agent-trajectory.js'
+import type { ChatMessage } from '../../chat/chat-message.js'
+
+export interface GateEpisode {
+  row_index: number
+  sample: number
+  /** The row's identity (the RL row's source id, or the dataset row key). */
+  key: string
+  dataset: string | null
+  status: 'scored' | 'infra_error' | 'tool_error'
+  reward: number
+  success: boolean
+  end: string
+  turns: number
+  tool_calls: number
+  invalid_tool_calls: number
+  /** Null when the episode ended without a final answer (no reply, step limit). */
+  answer_valid: boolean | null
+  answer_code: string | null
+  parse_issue_turns: number
+  parse_issue_codes: string[]
+  fault?: { code: string; message: string }
+  usage: { prompt_tokens: number; completion_tokens: number }
+  trajectory?: ChatMessage[]
+}
+
+/** Issue codes that do not lose anything: repairs, and a reply that simply has no tool call. */
+function lostCodes(turn: AgentEpisodeResult['turns'][number]): string[] {
+  return turn.issues.filter((issue) => !issue.repaired && issue.code !== 'no_tool_call').map((issue) => issue.code)
+}
+
+export function gateEpisode(options: {
+  result: AgentEpisodeResult
+  rowIndex: number
+  sample: number
+  key: string
+  dataset: string | null
+  finalAction?: string
+  keepTrajectory?: boolean
+}): GateEpisode {
+  const { result, finalAction } = options
+  const outcome = result.info.outcome as { valid?: unknown; code?: unknown } | undefined
+  const finalStep = finalAction === undefined ? undefined : result.steps.find((step) => step.call.name === finalAction)
+  const answered = finalStep !== undefined && outcome !== undefined
+  const codes = result.turns.flatMap(lostCodes)
+  const status = result.end === 'infra_error' ? 'infra_error' : result.end === 'tool_error' ? 'tool_error' : 'scored'
+  const messages = result.trajectory.messages
+  const trimmed =
+    finalAction !== undefined && messages.at(-1)?.role === 'tool' && (messages.at(-1) as { name?: string }).name === finalAction
+      ? messages.slice(0, -1)
+      : messages
+  return {
+    row_index: options.rowIndex,
+    sample: options.sample,
+    key: options.key,
+    dataset: options.dataset,
+    status,
+    reward: result.reward,
+    success: status === 'scored' && result.reward > 0,
+    end: result.end,
+    turns: result.counts.turns,
+    tool_calls: result.steps.filter((step) => step.call.name !== finalAction).length,
+    invalid_tool_calls: result.counts.invalid_actions,
+    answer_valid: answered ? outcome.valid === true : null,
+    answer_code: answered && typeof outcome.code === 'string' ? outcome.code : null,
+    parse_issue_turns: result.turns.filter((turn) => lostCodes(turn).length > 0).length,
+    parse_issue_codes: codes,
+    ...(result.fault ? { fault: { code: result.fault.code, message: result.fault.message } } : {}),
+    usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
+    ...(options.keepTrajectory ? { trajectory: trimmed } : {}),
+  }
+}

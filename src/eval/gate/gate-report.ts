@@ -1,0 +1,151 @@
+/**
+ * @module eval/gate: the rollout gate report (a zod schema: the VeRL preflight reads it back) and how it
+ * is built from the episodes. Unscored episodes (the endpoint kept failing) make the status
+ * `infrastructure_error` with no rate claimed: an outage is never a 0% model.
+ */
+import { z } from 'zod'
+import type { GateEpisode } from './gate-episode.js'
+import { judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
+
+export const gateReportFormat = 'releaseops-rollout-gate-v1'
+
+const counts = z.record(z.string(), z.number())
+
+export const gateReportSchema = z.looseObject({
+  format: z.literal(gateReportFormat),
+  gate: z.literal('rollout_nonzero_reward_rate'),
+  status: z.enum(['passed', 'failed', 'infrastructure_error']),
+  passed: z.boolean(),
+  rule: z.looseObject({
+    metric: z.string(),
+    success: z.string(),
+    lower: z.number(),
+    upper: z.number(),
+    bounds_inclusive: z.boolean(),
+  }),
+  numerator: z.number().int(),
+  denominator: z.number().int(),
+  rate: z.number().nullable(),
+  nonzero_reward_rate: z.number().nullable(),
+  ci95: z.tuple([z.number(), z.number()]).nullable(),
+  per_prompt: z.looseObject({
+    samples_per_prompt: z.number(),
+    prompts: z.number(),
+    mixed_prompts: z.number(),
+    mixed_share: z.number().nullable(),
+  }),
+  parse_failures: z.looseObject({
+    episodes: z.number(),
+    tool_call_turns: z.number(),
+    final_answer_invalid: z.number(),
+    by_code: counts,
+  }),
+  answers: z.looseObject({ valid: z.number(), invalid: z.number(), missing: z.number() }),
+  ends: counts,
+  tool_calls: z.looseObject({ total: z.number(), per_episode: z.number(), invalid: z.number() }),
+  infrastructure: z.looseObject({ unscored_episodes: z.number(), faults: counts }),
+  model: z.looseObject({ name: z.string(), endpoint: z.string(), mode: z.string(), served: z.unknown(), sampling: z.unknown() }),
+  release: z.looseObject({}),
+  env: z.looseObject({ id: z.string(), tools: z.array(z.string()), tool_schemas: z.string(), tool_schemas_sha256: z.string() }),
+  chat: z.looseObject({ trajectory_format: z.string(), mode: z.string(), parser: z.string() }),
+  loop: z.looseObject({ max_assistant_turns: z.number(), max_user_turns: z.number(), max_parallel_calls: z.number() }),
+  thinking: z.looseObject({ enable_thinking: z.boolean() }),
+  limits: z.looseObject({ rows: z.number(), samples: z.number(), limit: z.number().nullable(), concurrency: z.number() }),
+  started_at: z.string(),
+  finished_at: z.string(),
+  duration_seconds: z.number(),
+})
+
+export type GateReport = z.output<typeof gateReportSchema>
+
+function tally(values: readonly string[]): Record<string, number> {
+  const result: Record<string, number> = {}
+  for (const value of [...values].sort()) result[value] = (result[value] ?? 0) + 1
+  return result
+}
+
+export interface GateContext {
+  model: GateReport['model']
+  release: Record<string, unknown>
+  env: GateReport['env']
+  chat: GateReport['chat']
+  loop: GateReport['loop']
+  thinking: GateReport['thinking']
+  limits: GateReport['limits']
+  bounds: { lower: number; upper: number }
+  startedAt: Date
+  finishedAt: Date
+}
+
+export function buildGateReport(episodes: readonly GateEpisode[], context: GateContext): GateReport {
+  const scored = episodes.filter((episode) => episode.status === 'scored')
+  const unscored = episodes.filter((episode) => episode.status !== 'scored')
+  const verdict = judgeRolloutRate({
+    successes: scored.filter((episode) => episode.success).length,
+    trials: scored.length,
+    ...context.bounds,
+  })
+  const byPrompt = new Map<string, boolean[]>()
+  for (const episode of scored)
+    byPrompt.set(`${episode.row_index}`, [...(byPrompt.get(`${episode.row_index}`) ?? []), episode.success])
+  const answerCodes = scored.flatMap((episode) =>
+    episode.answer_valid === false && episode.answer_code ? [`answer:${episode.answer_code}`] : [],
+  )
+  const status = unscored.length > 0 || scored.length === 0 ? 'infrastructure_error' : verdict.passed ? 'passed' : 'failed'
+  const toolCalls = scored.reduce((sum, episode) => sum + episode.tool_calls, 0)
+  return {
+    format: gateReportFormat,
+    gate: 'rollout_nonzero_reward_rate',
+    status,
+    passed: status === 'passed',
+    rule: {
+      metric: 'nonzero_reward_rate',
+      success: 'episode reward > 0',
+      lower: context.bounds.lower,
+      upper: context.bounds.upper,
+      bounds_inclusive: true,
+    },
+    numerator: verdict.numerator,
+    denominator: verdict.denominator,
+    rate: status === 'infrastructure_error' ? null : verdict.rate,
+    nonzero_reward_rate: status === 'infrastructure_error' ? null : verdict.rate,
+    ci95: status === 'infrastructure_error' ? null : verdict.ci95,
+    per_prompt: { ...promptSignal(byPrompt, context.limits.samples) },
+    parse_failures: {
+      episodes: scored.filter((episode) => episode.parse_issue_turns > 0 || episode.answer_valid === false).length,
+      tool_call_turns: scored.reduce((sum, episode) => sum + episode.parse_issue_turns, 0),
+      final_answer_invalid: scored.filter((episode) => episode.answer_valid === false).length,
+      by_code: tally([...scored.flatMap((episode) => episode.parse_issue_codes), ...answerCodes]),
+    },
+    answers: {
+      valid: scored.filter((episode) => episode.answer_valid === true).length,
+      invalid: scored.filter((episode) => episode.answer_valid === false).length,
+      missing: scored.filter((episode) => episode.answer_valid === null).length,
+    },
+    ends: tally(scored.map((episode) => episode.end)),
+    tool_calls: {
+      total: toolCalls,
+      per_episode: scored.length === 0 ? 0 : Math.round((toolCalls / scored.length) * 1000) / 1000,
+      invalid: scored.reduce((sum, episode) => sum + episode.invalid_tool_calls, 0),
+    },
+    infrastructure: {
+      unscored_episodes: unscored.length,
+      faults: tally(unscored.map((episode) => episode.fault?.code ?? episode.end)),
+      ...(unscored[0]?.fault ? { first_fault: unscored[0].fault } : {}),
+    },
+    usage: {
+      prompt_tokens: episodes.reduce((sum, episode) => sum + episode.usage.prompt_tokens, 0),
+      completion_tokens: episodes.reduce((sum, episode) => sum + episode.usage.completion_tokens, 0),
+    },
+    model: context.model,
+    release: context.release,
+    env: context.env,
+    chat: context.chat,
+    loop: context.loop,
+    thinking: context.thinking,
+    limits: context.limits,
+    started_at: context.startedAt.toISOString(),
+    finished_at: context.finishedAt.toISOString(),
+    duration_seconds: Math.round((context.finishedAt.getTime() - context.startedAt.getTime()) / 10) / 100,
+  }
+}

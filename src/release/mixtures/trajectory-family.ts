@@ -1,0 +1,195 @@
+/**
+ * @module release/mixtures: the `trajectory` family, the trajectory-aware adapter the original lacked:
+ * several datasets' trajectory SFT releases (issue 7's format) mixed into one SFT input that VeRL's
+ * multi-turn SFT dataset reads directly. Each input is loaded with `loadTrajectoryRelease` (full
+ * validation: every row, every tool call re-executed), all inputs must agree on the thinking flag, and
+ * every row is kept byte-for-byte as exported (its `source_id` still drives its trajectory class) plus a
+ * `mixture_provenance {dataset, mixture_id, original_source_sha256, replica}` column that carries the
+ * mixture id. The output's rows are re-checked with issue 7's row check.
+ */
+import { readFileSync } from 'node:fs'
+import { envTools } from '../../agent/episode-prompt.js'
+import type { ChatTool } from '../../chat/chat-message.js'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
+import { splitNames } from '../contracts/canonical-record.js'
+import { sha256Hex } from '../io/sha256.js'
+import { checkTrajectoryRow, type RowCheckContext } from '../trajectories/check-trajectory-row.js'
+import { loadTrajectoryRelease } from '../trajectories/load-trajectory-release.js'
+import type { DecodedLeaf } from '../trajectories/parquet/column-chunk-decoder.js'
+import { NestedParquetFile } from '../trajectories/parquet/nested-parquet-file.js'
+import { NestedParquetWriter } from '../trajectories/parquet/nested-parquet-writer.js'
+import type { ParquetField } from '../trajectories/parquet/parquet-shape.js'
+import { RowAssembler } from '../trajectories/parquet/row-assembler.js'
+import { trajectoryColumns } from '../trajectories/parquet/trajectory-columns.js'
+import { trajectoryFormat, trajectoryReleaseFormat } from '../trajectories/trajectory-format.js'
+import type { TrajectoryRow } from '../trajectories/trajectory-row.js'
+import { materializeSplit } from './materialize-split.js'
+import type { MixtureFamilyBuilder } from './mixture-family-builders.js'
+import type { PlannedEpisode } from './mixture-plan.js'
+import type { MixtureTasks } from './mixture-tasks.js'
+import type { MixtureRowValidator } from './validate-mixture-release.js'
+
+export type TrajectoryMixtureRow = TrajectoryRow & {
+  mixture_provenance: { dataset: string; mixture_id: string; original_source_sha256: string; replica: number }
+}
+
+const provenanceField: ParquetField = {
+  name: 'mixture_provenance',
+  shape: {
+    kind: 'struct',
+    fields: [
+      { name: 'dataset', shape: { kind: 'string' } },
+      { name: 'mixture_id', shape: { kind: 'string' } },
+      { name: 'original_source_sha256', shape: { kind: 'string' } },
+      { name: 'replica', shape: { kind: 'int64' } },
+    ],
+  },
+}
+
+export function trajectoryMixtureColumns(tools: readonly ChatTool[], metadataFields: readonly string[]): ParquetField[] {
+  return [...trajectoryColumns({ tools, metadataFields }), provenanceField]
+}
+
+/** Writes rows to a new Parquet file; returns its sha256. */
+export function writeTrajectoryMixtureRows(options: {
+  path: string
+  columns: readonly ParquetField[]
+  rows: readonly Record<string, unknown>[]
+}): string {
+  const writer = new NestedParquetWriter(options.path, options.columns)
+  try {
+    for (const row of options.rows) writer.add(row)
+    return writer.finish()
+  } catch (error) {
+    writer.abandon()
+    throw error
+  }
+}
+
+/** Every row of a trajectory-mixture file (schema checked against the mixture's columns). */
+export function readTrajectoryMixtureRows(
+  path: string,
+  columns: readonly ParquetField[],
+): { rows: Record<string, unknown>[]; sha256: string } {
+  const bytes = readFileSync(path)
+  const file = NestedParquetFile.open(bytes, columns)
+  const rows: Record<string, unknown>[] = []
+  file.metadata.row_groups.forEach((group, index) => {
+    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as DecodedLeaf[])
+    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
+    assembler.finish()
+  })
+  return { rows, sha256: sha256Hex(bytes) }
+}
+
+export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): TrajectoryMixtureRow[] {
+  return [
+    {
+      ...row,
+      mixture_provenance: {
+        dataset: episode.dataset,
+        mixture_id: episode.id,
+        original_source_sha256: sha256Hex(row.source_id),
+        replica: episode.cycle,
+      },
+    },
+  ]
+}
+
+export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: () => boolean | undefined): MixtureRowValidator {
+  const tools = envTools(gradingV1Spec)
+  const contexts = new Map<string, RowCheckContext>()
+  for (const [dataset, loaded] of Object.entries(tasks.byDataset))
+    contexts.set(dataset, {
+      task: loaded.task,
+      env: new GradingEnv({ task: loaded.task }),
+      dataset,
+      tools,
+      toolsJson: JSON.stringify(tools),
+    })
+  const columns = trajectoryMixtureColumns(tools, tasks.task.metadata_fields)
+  return {
+    family: 'trajectory',
+    columns: [],
+    stages: ['tool_trajectory'],
+    trajectoryFormat,
+    io: {
+      write: (path, rows) => writeTrajectoryMixtureRows({ path, columns, rows }),
+      read: async (path) => readTrajectoryMixtureRows(path, columns),
+    },
+    key(row) {
+      const provenance = row.mixture_provenance as TrajectoryMixtureRow['mixture_provenance'] | undefined
+      if (!provenance || typeof provenance.mixture_id !== 'string' || typeof row.dataset !== 'string') return null
+      return { id: provenance.mixture_id, stage: String(row.stage), dataset: row.dataset }
+    },
+    check(row, dataset) {
+      const context = contexts.get(dataset)
+      if (!context) return [`dataset ${dataset} is not in the grading manifest`]
+      const { mixture_provenance: provenance, ...rest } = row as Record<string, unknown> & {
+        mixture_provenance?: TrajectoryMixtureRow['mixture_provenance']
+      }
+      const errors = checkTrajectoryRow(rest, context)
+      if (provenance?.dataset !== dataset)
+        errors.push(`mixture_provenance.dataset is ${String(provenance?.dataset)}, the row's dataset ${dataset}`)
+      if (provenance?.original_source_sha256 !== sha256Hex(String(rest.source_id)))
+        errors.push('mixture_provenance.original_source_sha256 is not sha256(source_id)')
+      if (provenance && !provenance.mixture_id.endsWith(`:${String(provenance.replica).padStart(4, '0')}`))
+        errors.push('mixture_provenance.replica differs from the mixture id')
+      const thinking = enableThinking()
+      if (thinking !== undefined && rest.enable_thinking !== thinking)
+        errors.push(`enable_thinking is ${String(rest.enable_thinking)}, the mixture's ${thinking}`)
+      return errors
+    },
+  }
+}
+
+export function trajectoryMixtureBuilder(tasks: MixtureTasks): MixtureFamilyBuilder {
+  const groups: Record<string, Record<string, Map<string, TrajectoryRow>>> = {}
+  const thinking = new Map<string, boolean>()
+  const enableThinking = () => (thinking.size === 0 ? undefined : ([...thinking.values()][0] as boolean))
+  return {
+    inputFormat: trajectoryReleaseFormat,
+    rowFormat: 'verl_tool_trajectory_messages_parquet + mixture_provenance',
+    validator: trajectoryMixtureValidator(tasks, enableThinking),
+    async read(spec) {
+      const loaded = loadTrajectoryRelease({
+        dir: spec.directory,
+        task: (tasks.byDataset[spec.dataset] as MixtureTasks['byDataset'][string]).task,
+        dataset: spec.dataset,
+      })
+      const flag = loaded.exportReport.enable_thinking
+      const other = [...thinking].find(([, value]) => value !== flag)
+      if (other) {
+        throw new InvalidInputError({
+          code: 'mixture_thinking_mismatch',
+          path: spec.directory,
+          message: `${spec.dataset} was exported with enable_thinking=${flag}, ${other[0]} with ${other[1]}; one SFT input has one thinking flag.`,
+          issues: [
+            {
+              code: 'mixture_thinking_mismatch',
+              path: `${spec.dataset}:export_report.json:enable_thinking`,
+              message: String(flag),
+            },
+          ],
+        })
+      }
+      thinking.set(spec.dataset, flag)
+      const bySplit: Record<string, Map<string, TrajectoryRow>> = {}
+      for (const split of splitNames) bySplit[split] = new Map(loaded.splits[split].map((row) => [row.source_id, row]))
+      groups[spec.dataset] = bySplit
+    },
+    materialize(split, policy) {
+      return materializeSplit({
+        split,
+        policy,
+        groups: Object.fromEntries(
+          Object.entries(groups).map(([dataset, bySplit]) => [dataset, bySplit[split] as Map<string, TrajectoryRow>]),
+        ),
+        project: projectTrajectory,
+        key: (row: TrajectoryMixtureRow) => ({ id: row.mixture_provenance.mixture_id, stage: row.stage }),
+      })
+    },
+    reportExtras: () => ({ enable_thinking: enableThinking() ?? false }),
+  }
+}

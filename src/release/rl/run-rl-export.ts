@@ -1,0 +1,223 @@
+/**
+ * @module release/rl: `releaseops release rl export`: a stage-1/stage-2 RL pair per trainable record, in
+ * the five VeRL columns, one Parquet file per split plus `export_report.json`. The canonical contract and
+ * the label-gap gate are checked first (the same plan as the SFT export); the files are written into a
+ * staging directory, read back and validated row by row, hashed, and only then renamed into place. A
+ * failure writes a failed-audit JSON and publishes nothing.
+ */
+import { writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
+import { splitNames } from '../contracts/canonical-record.js'
+import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { withFailedAudit } from '../io/failed-audit.js'
+import { type LoadedTask, loadTaskFiles } from '../io/load-task-files.js'
+import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
+import { type LabelGapGate, planLegacySft, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
+import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { RlRowBuilder } from './build-rl-rows.js'
+import { writeRlParquet } from './rl-parquet.js'
+import { rlReleaseFormat } from './rl-row.js'
+import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
+
+export interface RunRlExportOptions extends TaskOptions {
+  canonical: string
+  outputDir: string
+  allowLabelGaps?: readonly string[]
+  allowAnyLabelGap?: boolean
+  formal?: boolean
+  configFile?: string
+  failedAudit?: string
+}
+
+export interface RlExportReport {
+  format: string
+  trajectory_format: string
+  dataset: string
+  label_gap_gate: LabelGapGate
+  splits: Record<
+    string,
+    {
+      records: number
+      rows: number
+      stage1_rows: number
+      stage2_rows: number
+      skipped_no_grading_label: number
+      parquet_sha256: string
+    }
+  >
+  validation: RlValidationReport & { checks: string[] }
+  release: { status: 'passed'; published: true; artifacts_sha256: Record<string, string> }
+  [key: string]: unknown
+}
+
+function labelGapError(canonical: string, plan: SftPlan): InvalidInputError {
+  const gaps = [...plan.gate.blocking, ...plan.gate.blocking_levels]
+  return new InvalidInputError({
+    code: 'label_gap',
+    path: canonical,
+    message: `Label-gap gate failed: ${gaps.map((gap) => `${gap.label} (in ${gap.split}, not in train)`).join(', ')}. Waive with --allow-label-gaps after review.`,
+    issues: gaps.map((gap) => ({
+      code: 'label_gap',
+      path: `${basename(canonical)}:split=${gap.split}`,
+      message: `label ${gap.label} is absent from train`,
+    })),
+  })
+}
+
+function checkFormal(options: RunRlExportOptions, dataset: string): void {
+  if (!options.formal) return
+  if (!options.configFile)
+    throw new InvalidInputError({
+      code: 'invalid_option',
+      path: '--config-file',
+      message: '--formal needs --config-file.',
+      issues: [],
+    })
+  checkFormalDataset({
+    names: [dataset],
+    formal: loadDatasetsFile(options.configFile).formalDatasets,
+    source: options.configFile,
+  })
+}
+
+/** Writes, reads back and validates the split files in `staging`; returns the report (not yet written). */
+async function stageRelease(options: {
+  staging: string
+  dataset: string
+  plan: SftPlan
+  loaded: LoadedTask
+  canonicalSha256: string
+}): Promise<RlExportReport> {
+  const { plan, loaded, dataset } = options
+  const task = loaded.task
+  const fields = task.taskConfig.metadata_fields
+  const builder = new RlRowBuilder({ dataset, task })
+  const splits: RlExportReport['splits'] = {}
+  for (const split of splitNames) {
+    const rows = builder.rows(sftRowInputs(plan.splits[split], fields))
+    const parquetSha256 = writeRlParquet({
+      path: join(options.staging, `${split}.parquet`),
+      rows,
+      metadataFields: fields,
+      candidates: true,
+    })
+    splits[split] = {
+      records: plan.splits[split].length,
+      rows: rows.length,
+      stage1_rows: plan.splits[split].length,
+      stage2_rows: plan.splits[split].length,
+      skipped_no_grading_label: plan.skippedNoLevel[split],
+      parquet_sha256: parquetSha256,
+    }
+  }
+  const validation = await validateRlRelease({ directory: options.staging, dataset, task, checkReport: false })
+  for (const split of splitNames) {
+    if (validation.splits[split]?.rows !== splits[split]?.rows) validation.valid = false
+  }
+  if (!validation.valid) {
+    const first = Object.entries(validation.splits).find(([, details]) => details.error_count > 0)
+    throw new ReleaseOpsError({
+      code: 'staged_release_invalid',
+      path: options.staging,
+      message: `The staged RL release failed validation: ${first ? `${first[0]}: ${first[1].errors[0]}` : (validation.cross_split_errors[0] ?? 'row counts differ from the plan')}`,
+      details: {
+        errors: Object.fromEntries(
+          Object.entries(validation.splits).map(([split, details]) => [split, details.errors.slice(0, 5)]),
+        ),
+        cross_split_errors: validation.cross_split_errors,
+      },
+    })
+  }
+  return {
+    format: rlReleaseFormat,
+    version: 'verl >= 0.9 five-column RL rows (RLHFDataset, tool agent loop)',
+    trajectory_format: nativeToolTrajectoryFormat,
+    dataset,
+    label_source: 'canonical target.category_id (resolution_status == resolved)',
+    prompt_identity: 'stage1: the grading env native-v2 prompt (choice ids only); stage2: the legacy reranker prompt',
+    candidate_policy: 'stage2: ground_truth + first four other registry ids, permuted by sha256(source_id)',
+    split_source: 'embedded_v2',
+    row_order: 'source_id ascending, stage1 then stage2',
+    metadata_fields: [...fields],
+    task_name: task.taskConfig.task_name,
+    registry_size: task.registry.categories.length,
+    corpus_size: task.corpus.size,
+    canonical_resolved: plan.canonicalResolved,
+    grading: {
+      enabled: true,
+      levels: [...task.grading.levels],
+      gt_field: task.grading.gt_field,
+      standard_sha256: loaded.hashes.grading,
+    },
+    inputs: {
+      canonical_sha256: options.canonicalSha256,
+      registry_sha256: loaded.hashes.registry,
+      corpus_sha256: loaded.hashes.corpus,
+      task_config_sha256: loaded.hashes.task_config,
+      grading_sha256: loaded.hashes.grading,
+    },
+    label_gap_gate: plan.gate,
+    splits,
+    validation: {
+      ...validation,
+      checks: [
+        'canonical contract',
+        'label-gap gate',
+        'every row rebuilt and checked after reading back',
+        'stage pairs',
+        'row order',
+        'split overlap',
+      ],
+    },
+    release: {
+      status: 'passed',
+      published: true,
+      artifacts_sha256: Object.fromEntries(
+        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
+      ),
+    },
+  }
+}
+
+export async function runRlExport(options: RunRlExportOptions): Promise<RlExportReport> {
+  return withFailedAudit(
+    { stage: 'rl export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
+    async () => {
+      if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
+      const dataset = checkDatasetName(options.dataset)
+      checkFormal(options, dataset)
+      const loaded = loadTaskFiles({
+        registry: options.registry,
+        corpus: options.corpus,
+        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
+        grading: resolveGrading(options),
+      })
+      const canonical = loadCanonicalRecords(options.canonical)
+      const source = basename(options.canonical)
+      const plan = planLegacySft({
+        records: canonical.records,
+        task: loaded.task,
+        source,
+        ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
+        ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
+      })
+      if (plan.issues.length > 0) throw invalidRecordsError(source, plan.issues)
+      if (plan.gate.status === 'failed') throw labelGapError(options.canonical, plan)
+      let report: RlExportReport | undefined
+      await publishDirectory({
+        target: options.outputDir,
+        async build(staging) {
+          report = await stageRelease({ staging, dataset, plan, loaded, canonicalSha256: canonical.sha256 })
+          writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
+        },
+      })
+      return report as RlExportReport
+    },
+  )
+}

@@ -1,0 +1,200 @@
+/**
+ * @module release/trajectories/parquet: one column chunk → its slots (definition and repetition level per
+ * slot) and present values. Reads what our writer writes and what pyarrow writes by default: dictionary
+ * pages, DATA_PAGE and DATA_PAGE_V2, PLAIN / PLAIN_DICTIONARY / RLE_DICTIONARY values (RLE for
+ * booleans), UNCOMPRESSED, SNAPPY, GZIP or BROTLI. Anything else is a clear error, not a wrong value.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import type { ColumnMetaData, PageHeader } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
+import { snappyUncompress } from 'hyparquet/src/snappy.js'
+import type { LeafColumn } from './compiled-columns.js'
+import type { ScalarValue } from './row-shredder.js'
+
+export interface DecodedLeaf {
+  slots: number
+  definitions: Uint8Array
+  /** Null when the leaf is not repeated (every slot starts a row). */
+  repetitions: Uint8Array | null
+  /** Distinct decoded values: the dictionary's, then any PLAIN-encoded ones. */
+  pool: ScalarValue[]
+  /** Per present value (slots at the maximum definition level, in order), its place in `pool`. */
+  indices: Uint32Array
+}
+
+export class ParquetDecodeError extends Error {}
+
+const bitWidth = (maxValue: number) => (maxValue === 0 ? 0 : 32 - Math.clz32(maxValue))
+
+function decompress(bytes: Uint8Array, codec: ColumnMetaData['codec'], size: number): Uint8Array {
+  let page: Uint8Array
+  switch (codec) {
+    case 'UNCOMPRESSED':
+      page = bytes
+      break
+    case 'BROTLI':
+      page = brotliDecompressSync(bytes)
+      break
+    case 'GZIP':
+      page = bytes[0] === 0x1f ? gunzipSync(bytes) : inflateSync(bytes)
+      break
+    case 'SNAPPY':
+      page = new Uint8Array(size)
+      snappyUncompress(bytes, page)
+      break
+    default:
+      throw new ParquetDecodeError(`unsupported compression codec ${codec}`)
+  }
+  if (page.length !== size) throw new ParquetDecodeError(`a page decompressed to ${page.length} bytes, its header says ${size}`)
+  return page
+}
+
+const viewOf = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+function readPlain(kind: LeafColumn['kind'], bytes: Uint8Array, offset: number, count: number, out: ScalarValue[]): void {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let position = offset
+  if (kind === 'string') {
+    for (let index = 0; index < count; index++) {
+      if (position + 4 > buffer.length) throw new ParquetDecodeError('a PLAIN string runs past its page')
+      const length = buffer.readUInt32LE(position)
+      const end = position + 4 + length
+      if (end > buffer.length) throw new ParquetDecodeError('a PLAIN string runs past its page')
+      out.push(buffer.toString('utf8', position + 4, end))
+      position = end
+    }
+  } else if (kind === 'int64') {
+    if (position + count * 8 > buffer.length) throw new ParquetDecodeError('PLAIN INT64 values run past their page')
+    for (let index = 0; index < count; index++) {
+      const value = buffer.readBigInt64LE(position + index * 8)
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+        throw new ParquetDecodeError(`INT64 ${value} is outside the safe integer range`)
+      out.push(Number(value))
+    }
+  } else {
+    if (position + Math.ceil(count / 8) > buffer.length) throw new ParquetDecodeError('PLAIN booleans run past their page')
+    for (let index = 0; index < count; index++) out.push((((buffer[position + (index >> 3)] as number) >> (index & 7)) & 1) === 1)
+  }
+}
+
+/** Decodes `output.length` RLE/bit-packed levels into `output`. */
+function readLevels(options: { bytes: Uint8Array; offset: number; length: number; maxLevel: number; output: Uint8Array }): void {
+  if (options.maxLevel === 0) return
+  const reader = { view: viewOf(options.bytes), offset: options.offset }
+  readRleBitPackedHybrid(reader, bitWidth(options.maxLevel), options.output, options.length)
+}
+
+/** Decodes a column chunk (`bytes` holds exactly its pages). */
+export function decodeColumnChunk(leaf: LeafColumn, meta: ColumnMetaData, bytes: Uint8Array): DecodedLeaf {
+  const total = Number(meta.num_values)
+  const definitions = new Uint8Array(total)
+  const repetitions = leaf.maxRepetition > 0 ? new Uint8Array(total) : null
+  const pool: ScalarValue[] = []
+  let indices = new Uint32Array(Math.min(total, 1 << 16))
+  let present = 0
+  let dictionarySize = -1
+  let slots = 0
+  const reader = { view: viewOf(bytes), offset: 0 }
+  while (slots < total) {
+    if (reader.offset >= bytes.length) throw new ParquetDecodeError(`the chunk ends after ${slots} of ${total} values`)
+    const header = parquetHeader(reader) as PageHeader
+    const start = reader.offset
+    const body = bytes.subarray(start, start + header.compressed_page_size)
+    if (body.length !== header.compressed_page_size) throw new ParquetDecodeError('a page runs past its column chunk')
+    reader.offset = start + header.compressed_page_size
+    if (header.type === 'DICTIONARY_PAGE') {
+      if (dictionarySize >= 0 || pool.length > 0) throw new ParquetDecodeError('a second dictionary page')
+      const page = decompress(body, meta.codec, header.uncompressed_page_size)
+      readPlain(leaf.kind, page, 0, header.dictionary_page_header?.num_values ?? 0, pool)
+      dictionarySize = pool.length
+      continue
+    }
+    let page: Uint8Array
+    let count: number
+    let encoding: string
+    let valuesAt: number
+    if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) {
+      const v2 = header.data_page_header_v2
+      count = v2.num_values
+      encoding = v2.encoding
+      if (slots + count > total) throw new ParquetDecodeError(`pages hold more than the chunk's ${total} values`)
+      const repetitionBytes = v2.repetition_levels_byte_length
+      const definitionBytes = v2.definition_levels_byte_length
+      if (repetitions)
+        readLevels({
+          bytes: body,
+          offset: 0,
+          length: repetitionBytes,
+          maxLevel: leaf.maxRepetition,
+          output: repetitions.subarray(slots, slots + count),
+        })
+      readLevels({
+        bytes: body,
+        offset: repetitionBytes,
+        length: definitionBytes,
+        maxLevel: leaf.maxDefinition,
+        output: definitions.subarray(slots, slots + count),
+      })
+      const valueBytes = body.subarray(repetitionBytes + definitionBytes)
+      const size = header.uncompressed_page_size - repetitionBytes - definitionBytes
+      page = v2.is_compressed === false ? valueBytes : decompress(valueBytes, meta.codec, size)
+      valuesAt = 0
+    } else if (header.type === 'DATA_PAGE' && header.data_page_header) {
+      count = header.data_page_header.num_values
+      encoding = header.data_page_header.encoding
+      if (slots + count > total) throw new ParquetDecodeError(`pages hold more than the chunk's ${total} values`)
+      page = decompress(body, meta.codec, header.uncompressed_page_size)
+      const view = viewOf(page)
+      let offset = 0
+      if (repetitions) {
+        const length = view.getUint32(offset, true)
+        readLevels({
+          bytes: page,
+          offset: offset + 4,
+          length,
+          maxLevel: leaf.maxRepetition,
+          output: repetitions.subarray(slots, slots + count),
+        })
+        offset += 4 + length
+      }
+      const length = view.getUint32(offset, true)
+      readLevels({
+        bytes: page,
+        offset: offset + 4,
+        length,
+        maxLevel: leaf.maxDefinition,
+        output: definitions.subarray(slots, slots + count),
+      })
+      valuesAt = offset + 4 + length
+    } else throw new ParquetDecodeError(`unsupported page type ${header.type}`)
+    let pagePresent = 0
+    for (let slot = slots; slot < slots + count; slot++) if (definitions[slot] === leaf.maxDefinition) pagePresent++
+    if (present + pagePresent > indices.length) {
+      const grown = new Uint32Array(Math.max(present + pagePresent, Math.min(total, indices.length * 2)))
+      grown.set(indices.subarray(0, present))
+      indices = grown
+    }
+    const pageIndices = indices.subarray(present, present + pagePresent)
+    if (encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY') {
+      if (dictionarySize < 0) throw new ParquetDecodeError('dictionary-encoded values without a dictionary page')
+      const width = page[valuesAt] as number
+      if (pagePresent > 0)
+        readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt + 1 }, width, pageIndices, page.length - valuesAt - 1)
+      for (const index of pageIndices)
+        if (index >= dictionarySize) throw new ParquetDecodeError(`dictionary index ${index} is out of range`)
+    } else {
+      const first = pool.length
+      if (encoding === 'PLAIN') readPlain(leaf.kind, page, valuesAt, pagePresent, pool)
+      else if (encoding === 'RLE' && leaf.kind === 'boolean') {
+        const bits = new Uint8Array(pagePresent)
+        readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt }, 1, bits)
+        for (const bit of bits) pool.push(bit === 1)
+      } else throw new ParquetDecodeError(`unsupported value encoding ${encoding}`)
+      for (let offset = 0; offset < pagePresent; offset++) pageIndices[offset] = first + offset
+    }
+    present += pagePresent
+    slots += count
+  }
+  return { slots, definitions, repetitions, pool, indices: indices.subarray(0, present) }
+}

@@ -1,0 +1,160 @@
+/**
+ * @module release/trajectories: `releaseops release trajectories export`: canonical records → a
+ * published trajectory release. Plans (contract, label-gap gate), builds every trajectory through the
+ * env, injects thoughts (`--think-source`), writes train/val/test Parquet into a staging directory beside
+ * the target, validates the staged release as `validate` would (every row read back, every tool call
+ * re-executed, hashes), writes `export_report.json` and renames the directory into place. Any failure
+ * writes the failed audit and leaves no output directory; an existing non-empty target is never touched.
+ */
+
+import { writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { envTools } from '../../agent/episode-prompt.js'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { gradingV1Spec } from '../../envs/grading/grading-env.js'
+import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
+import type { SplitName } from '../contracts/canonical-record.js'
+import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { withFailedAudit } from '../io/failed-audit.js'
+import { loadTaskFiles } from '../io/load-task-files.js'
+import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
+import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { planTrajectories } from './plan-trajectories.js'
+import { removeStaleStaging } from './remove-stale-staging.js'
+import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
+import { buildExportReport, type TrajectoryExportReport } from './trajectory-export-report.js'
+import { defaultMaxThinkTokens, type ThinkOverLimitPolicy } from './trajectory-format.js'
+import { validateTrajectoryRelease } from './validate-trajectory-release.js'
+import { writeTrajectorySplits } from './write-trajectory-splits.js'
+
+export type ExportPhase = 'plan' | 'write' | 'validate' | 'publish'
+
+export interface RunTrajectoryExportOptions extends TaskOptions {
+  canonical: string
+  outputDir: string
+  /** `mock`, `none` or `file:<jsonl file or directory>`. */
+  thinkSource: string
+  maxThinkTokens?: number
+  thinkOverLimit?: ThinkOverLimitPolicy
+  allowLabelGaps?: readonly string[]
+  allowAnyLabelGap?: boolean
+  formal?: boolean
+  configFile?: string
+  failedAudit?: string
+  onPhase?: (phase: ExportPhase) => void
+  onProgress?: (split: SplitName, done: number, total: number) => void
+}
+
+function formalChecks(options: RunTrajectoryExportOptions, dataset: string): void {
+  if (!options.formal) return
+  if (!options.configFile)
+    throw new InvalidInputError({
+      code: 'invalid_option',
+      path: '--config-file',
+      message: '--formal needs --config-file.',
+      issues: [],
+    })
+  checkFormalDataset({
+    names: [dataset],
+    formal: loadDatasetsFile(options.configFile).formalDatasets,
+    source: options.configFile,
+  })
+  if (parseThinkSource(options.thinkSource).kind === 'mock') {
+    throw new InvalidInputError({
+      code: 'mock_thoughts_not_formal',
+      path: '--think-source',
+      message: 'A formal release cannot use mock thoughts: give --think-source file:<path> (or none to train without thinking).',
+      issues: [{ code: 'mock_thoughts_not_formal', path: '--think-source', message: 'mock is refused by --formal' }],
+    })
+  }
+}
+
+export async function runTrajectoryExport(options: RunTrajectoryExportOptions): Promise<TrajectoryExportReport> {
+  return withFailedAudit(
+    {
+      stage: 'trajectories export',
+      output: options.outputDir,
+      ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}),
+    },
+    async () => {
+      if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
+      removeStaleStaging(options.outputDir)
+      const dataset = checkDatasetName(options.dataset)
+      formalChecks(options, dataset)
+      const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
+      const overLimit = options.thinkOverLimit ?? 'error'
+      options.onPhase?.('plan')
+      const loaded = loadTaskFiles({
+        registry: options.registry,
+        corpus: options.corpus,
+        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
+        grading: resolveGrading(options),
+      })
+      const canonical = loadCanonicalRecords(options.canonical)
+      const plan = planTrajectories({
+        records: canonical.records,
+        task: loaded.task,
+        source: basename(options.canonical),
+        ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
+        ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
+      })
+      const provider = createThoughtProvider(options.thinkSource)
+      const tools = envTools(gradingV1Spec)
+      let report: TrajectoryExportReport | undefined
+      await publishDirectory({
+        target: options.outputDir,
+        build(staging) {
+          options.onPhase?.('write')
+          const written = writeTrajectorySplits({
+            staging,
+            plan,
+            task: loaded.task,
+            dataset,
+            tools,
+            provider,
+            maxThinkTokens,
+            overLimit,
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          })
+          const draft = buildExportReport({
+            dataset,
+            loaded,
+            plan,
+            written,
+            provider,
+            maxThinkTokens,
+            overLimit,
+            tools,
+            canonicalSha256: canonical.sha256,
+          })
+          const reportPath = join(staging, 'export_report.json')
+          writeFileSync(reportPath, `${JSON.stringify(draft, null, 2)}\n`)
+          options.onPhase?.('validate')
+          const validation = validateTrajectoryRelease({ dir: staging, task: loaded.task, dataset, canonical: canonical.records })
+          if (!validation.valid) {
+            throw new ReleaseOpsError({
+              code: 'staged_release_invalid',
+              path: options.outputDir,
+              message: `The staged release failed validation: ${[...Object.values(validation.splits).flatMap((split) => split.errors), ...validation.cross_split_errors, ...validation.report_errors].slice(0, 3).join('; ')}`,
+              details: { validation },
+            })
+          }
+          report = {
+            ...draft,
+            validation: {
+              valid: true,
+              rows: Object.values(validation.splits).reduce((sum, split) => sum + split.rows, 0),
+              checks: validation.checks,
+            },
+          }
+          writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
+          options.onPhase?.('publish')
+        },
+      })
+      return report as TrajectoryExportReport
+    },
+  )
+}

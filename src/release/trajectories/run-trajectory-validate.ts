@@ -1,0 +1,42 @@
+/**
+ * @module release/trajectories: `releaseops release trajectories validate <dir>`: loads the task (and,
+ * with `--canonical`, the records the release came from), validates the release and optionally writes
+ * the report. The caller exits non-zero when it is invalid.
+ */
+import { writeFileSync } from 'node:fs'
+import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
+import { writeFileAtomic } from '../io/atomic-file.js'
+import { loadTaskFiles } from '../io/load-task-files.js'
+import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
+
+export interface RunTrajectoryValidateOptions extends TaskOptions {
+  datasetDir: string
+  canonical?: string
+  report?: string
+  overwrite?: boolean
+}
+
+export function runTrajectoryValidate(options: RunTrajectoryValidateOptions): TrajectoryValidationReport {
+  const loaded = loadTaskFiles({
+    registry: options.registry,
+    corpus: options.corpus,
+    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
+    grading: resolveGrading(options),
+  })
+  const report = validateTrajectoryRelease({
+    dir: options.datasetDir,
+    task: loaded.task,
+    dataset: options.dataset,
+    ...(options.canonical ? { canonical: loadCanonicalRecords(options.canonical).records } : {}),
+  })
+  if (options.report) {
+    writeFileAtomic({
+      path: options.report,
+      overwrite: options.overwrite ?? false,
+      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
+    })
+  }
+  return report
+}

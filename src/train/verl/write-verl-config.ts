@@ -1,0 +1,174 @@
+/**
+ * @module train/verl: `releaseops verl config`: a self-contained VeRL run directory, published atomically:
+ * the task bundle (task files copied and hashed, tool schemas), a copy of the `releaseops_verl` Python
+ * package (function tools, `compute_score`, agent loop), the agent-loop YAML (RLOO) and `verl_config.json`
+ * (settings, release facts, Hydra overrides, entry point, and the sha256 of every file written), so
+ * `verl preflight` can prove on the training machine that nothing changed since.
+ */
+import { cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../../release/io/publish-directory.js'
+import { sha256File } from '../../release/io/sha256.js'
+import { type TaskBundleFiles, writeTaskBundle } from './task-bundle.js'
+import {
+  agentLoopYaml,
+  rlooOverrides,
+  sftOverrides,
+  type VerlRunPaths,
+  verlAgentLoopName,
+  verlEntryPoint,
+  verlRunFiles,
+  verlToolParser,
+} from './verl-overrides.js'
+import { readVerlRelease, releaseRunKind, type VerlRelease } from './verl-release.js'
+import { type VerlRunSettings, type VerlRunSettingsInput, verlRunSettingsSchema } from './verl-run-settings.js'
+
+export const verlConfigFormat = 'releaseops-verl-config-v1'
+
+export interface VerlConfig {
+  format: typeof verlConfigFormat
+  kind: VerlRunSettings['kind']
+  settings: VerlRunSettings
+  release: VerlRelease
+  trajectory_format: string
+  tool_parser: string
+  agent_loop: string | null
+  tools: string[]
+  entry_point: string[]
+  overrides: string[]
+  environment: Record<string, string>
+  /** Every file of the run directory but this one → sha256. */
+  files: Record<string, string>
+}
+
+/** `python/releaseops_verl` of this installation (src/ and dist/ sit at the same depth). */
+export function verlPythonPackageDirectory(): string {
+  const directory = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'python', 'releaseops_verl')
+  if (!existsSync(join(directory, 'verl_function_tools.py')))
+    throw new ReleaseOpsError({
+      code: 'python_package_missing',
+      path: directory,
+      message: `The VeRL adapters (python/releaseops_verl) are not installed at ${directory}.`,
+    })
+  return directory
+}
+
+export function parseVerlSettings(input: VerlRunSettingsInput): VerlRunSettings {
+  const parsed = verlRunSettingsSchema.safeParse(input)
+  if (parsed.success) return parsed.data
+  const issues = parsed.error.issues.map((issue) => ({
+    code: 'invalid_verl_settings',
+    path: issue.path.join('.') || 'settings',
+    message: issue.message,
+  }))
+  throw new InvalidInputError({
+    code: 'invalid_verl_settings',
+    path: issues[0]?.path ?? 'settings',
+    message: `Invalid VeRL settings: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
+    issues,
+  })
+}
+
+/** Problems of a release for a run (empty when it fits): run kind, format id, thinking flag. */
+export function releaseFitProblems(release: VerlRelease, settings: VerlRunSettings): { code: string; message: string }[] {
+  const problems: { code: string; message: string }[] = []
+  const feeds = releaseRunKind[release.kind]
+  if (feeds !== settings.kind)
+    problems.push({
+      code: 'release_kind_mismatch',
+      message:
+        feeds === null
+          ? `an ${release.kind} release holds stage2 rows the agent loop refuses; build an rl-cascade mixture from it (release mixture build --family rl-cascade) for ${settings.kind}`
+          : `a ${release.kind} release feeds a ${feeds} run, not ${settings.kind}`,
+    })
+  if (release.trajectory_format !== nativeToolTrajectoryFormat)
+    problems.push({
+      code: 'trajectory_format_mismatch',
+      message: `the release's trajectory format is ${String(release.trajectory_format)}, the run's ${nativeToolTrajectoryFormat}`,
+    })
+  if (release.enable_thinking !== null && release.enable_thinking !== settings.enable_thinking)
+    problems.push({
+      code: 'enable_thinking_mismatch',
+      message: `the release was built with enable_thinking=${release.enable_thinking}, the config says ${settings.enable_thinking}`,
+    })
+  return problems
+}
+
+/** Relative path → sha256 of every file under `root` (sorted), skipping `except`. */
+export function hashRunFiles(
+  root: string,
+  except: readonly string[] = [verlRunFiles.config, verlRunFiles.launchManifest, verlRunFiles.launchScript],
+): Record<string, string> {
+  const hashes: Record<string, string> = {}
+  const walk = (directory: string) => {
+    for (const name of readdirSync(directory).sort()) {
+      const path = join(directory, name)
+      const key = relative(root, path).split('\\').join('/')
+      if (except.includes(key)) continue
+      if (statSync(path).isDirectory()) walk(path)
+      else hashes[key] = sha256File(path)
+    }
+  }
+  walk(root)
+  return hashes
+}
+
+export async function runVerlConfig(options: {
+  settings: VerlRunSettingsInput
+  release: string
+  outputDir: string
+  task: Omit<TaskBundleFiles, 'datasets'>
+}): Promise<VerlConfig> {
+  const settings = parseVerlSettings(options.settings)
+  const target = resolve(options.outputDir)
+  if (isNonEmptyDirectory(target)) throw outputExistsError(target)
+  const release = readVerlRelease(options.release)
+  const problems = releaseFitProblems(release, settings)
+  if (problems.length > 0) {
+    const first = problems[0] as { code: string; message: string }
+    throw new InvalidInputError({
+      code: first.code,
+      path: release.directory,
+      message: `Release ${release.directory} does not fit this ${settings.kind} run: ${problems.map((problem) => problem.message).join('; ')}.`,
+      issues: problems.map((problem) => ({ ...problem, path: release.directory })),
+    })
+  }
+  const paths: VerlRunPaths = { run: target, release: release.directory }
+  let config: VerlConfig | undefined
+  await publishDirectory({
+    target,
+    build(staging) {
+      const { bundle } = writeTaskBundle({
+        directory: staging,
+        files: { ...options.task, datasets: release.datasets },
+        enableThinking: settings.enable_thinking,
+      })
+      const packageDirectory = verlPythonPackageDirectory()
+      cpSync(packageDirectory, join(staging, verlRunFiles.package), {
+        recursive: true,
+        filter: (source) => !/(^|[\\/])(tests|__pycache__)([\\/]|$)|\.pyc$/.test(relative(packageDirectory, source)),
+      })
+      if (settings.kind === 'rloo') writeFileSync(join(staging, verlRunFiles.agentLoop), agentLoopYaml(settings, paths))
+      config = {
+        format: verlConfigFormat,
+        kind: settings.kind,
+        settings,
+        release,
+        trajectory_format: nativeToolTrajectoryFormat,
+        tool_parser: verlToolParser,
+        agent_loop: settings.kind === 'rloo' ? verlAgentLoopName : null,
+        tools: [...bundle.tools],
+        entry_point: verlEntryPoint(settings),
+        overrides: settings.kind === 'sft' ? sftOverrides(settings, paths) : rlooOverrides(settings, paths),
+        environment: { PYTHONPATH: target, RELEASEOPS_VERL_TASK: join(target, verlRunFiles.task) },
+        files: hashRunFiles(staging),
+      }
+      writeFileSync(join(staging, verlRunFiles.config), `${JSON.stringify(config, null, 2)}\n`)
+    },
+  })
+  return config as VerlConfig
+}

@@ -1,0 +1,332 @@
+/**
+ * `verl preflight` against fake installed trees: a VeRL package with a version file and patched or
+ * unpatched sources, torch/vLLM the real probe imports, an nvidia-smi script and a checkpoint. A complete
+ * machine passes and gets a launch command and a launch manifest; each failure mode (old VeRL, patch list
+ * for another version, unpatched, edited, missing or undeclared patch, thinking mismatch, changed tool
+ * schemas, changed release, small or missing GPU, old driver, over-budget prompts, no checkpoint, missing,
+ * failed or foreign rollout gate) fails its own check and yields no command.
+ */
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sha256Hex } from '../src/release/io/sha256.js'
+import { type LaunchManifest, runVerlPreflight } from '../src/train/verl/run-verl-preflight.js'
+import type { VerlConfig } from '../src/train/verl/write-verl-config.js'
+import { temporaryDirectory } from './support/release-fixture.js'
+import { repositoryRoot } from './support/run-cli.js'
+import {
+  configureRun,
+  type FakeMachine,
+  fakeMachine,
+  gateReport,
+  unpatchedSources,
+  type VerlReleases,
+  verlReleases,
+} from './verl-fixture.js'
+
+let releases: VerlReleases
+let passingGate: string
+let failingGate: string
+
+beforeAll(async () => {
+  releases = await verlReleases()
+  passingGate = await gateReport(releases, { rate: 0.15, path: join(releases.root, 'gate-pass.json') })
+  failingGate = await gateReport(releases, { rate: 0, path: join(releases.root, 'gate-fail.json') })
+}, 180_000)
+
+const config = (options: Omit<Parameters<typeof configureRun>[0], 'releases'>) => configureRun({ releases, ...options })
+
+/** Preflight as the training machine runs it; an RLOO run gets the passing gate report unless `extra` names one. */
+function preflight(
+  run: string,
+  machine: FakeMachine,
+  extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {},
+): Promise<LaunchManifest> {
+  const kind = (JSON.parse(readFileSync(join(run, 'verl_config.json'), 'utf8')) as VerlConfig).kind
+  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: passingGate } : {}
+  return runVerlPreflight({
+    runDirectory: run,
+    patchList: machine.patchList,
+    nvidiaSmi: machine.nvidiaSmi,
+    host: { minGpuMemoryGib: 80, gpuName: 'H200', minDriver: '550', cuda: '13.0' },
+    ...gate,
+    ...extra,
+  })
+}
+
+const check = (manifest: LaunchManifest, name: string) => manifest.checks.find((entry) => entry.name === name)
+
+function expectOnlyFailure(manifest: LaunchManifest, name: string, detail: RegExp): void {
+  expect(manifest.status).toBe('failed')
+  expect(manifest.command).toBeNull()
+  expect(manifest.failed).toEqual([name])
+  expect(check(manifest, name)?.detail).toMatch(detail)
+}
+
+describe('verl preflight', () => {
+  it('passes on a complete machine: launch command, launch.sh and a launch manifest with provenance', async () => {
+    const machine = fakeMachine()
+    const { run, config: written } = await config({ kind: 'rloo', machine })
+    const manifest = await preflight(run, machine)
+    expect(manifest.failed).toEqual([])
+    expect(manifest.status).toBe('passed')
+    expect(manifest.command).toContain('verl.trainer.main_ppo')
+    expect(manifest.command).toContain(`RELEASEOPS_VERL_TASK=${join(run, 'task.json')}`)
+    expect(readFileSync(join(run, 'launch.sh'), 'utf8')).toContain(manifest.command as string)
+    expect(JSON.parse(readFileSync(join(run, 'launch_manifest.json'), 'utf8'))).toEqual(manifest)
+    expect(check(manifest, 'verl_version')?.facts).toMatchObject({ version: '0.9.0', verl_root: resolve(machine.verlRoot) })
+    expect(check(manifest, 'host')?.facts).toMatchObject({
+      gpus: [{ name: 'NVIDIA H200', memory_mib: 143771, driver: '570.86.15' }],
+      python: { torch: '2.9.0+cu130', torch_cuda: '13.0', verl: '0.9.0', vllm: '0.11.0' },
+    })
+    expect(check(manifest, 'reference_checkpoint')?.facts).toMatchObject({
+      config_sha256: sha256Hex(readFileSync(join(machine.model, 'config.json'))),
+      weight_index: {
+        file: 'model.safetensors.index.json',
+        sha256: sha256Hex(readFileSync(join(machine.model, 'model.safetensors.index.json'))),
+      },
+    })
+    type Splits = Record<string, { rows: number; max_tokens: number; over_budget: number }>
+    const budget = check(manifest, 'token_budget')?.facts as {
+      budget: number
+      splits: Splits
+      response: { budget: number; splits: Splits }
+    }
+    expect(budget.budget).toBe(written.settings.max_prompt_length)
+    expect(budget.splits.train?.rows).toBeGreaterThan(0)
+    // Every cascade row is a stage-1 episode: each gets its three-call reference response measured.
+    expect(budget.response.budget).toBe(written.settings.max_response_length)
+    expect(budget.response.splits.train?.rows).toBe(budget.splits.train?.rows)
+    expect(budget.response.splits.train?.max_tokens).toBeGreaterThan(100)
+    expect(budget.response.splits.train?.max_tokens).toBeLessThan(written.settings.max_response_length)
+    expect(budget.splits.train?.max_tokens).toBeGreaterThan(500)
+    expect(check(manifest, 'release')?.facts).toMatchObject({
+      kind: 'rl-cascade',
+      artifacts_sha256: written.release.artifacts_sha256,
+    })
+  })
+
+  it('SFT passes with the patched tree and fails on an unpatched, edited or undeclared patch', async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'sft', machine })
+    const passed = await preflight(run, machine)
+    expect(passed.failed).toEqual([])
+    expect(check(passed, 'verl_patches')?.facts).toEqual({
+      files: {
+        'chat-template-system-first:utils/tokenizer/chat_template.py': 'patched',
+        'multiturn-sft-prefix-diff:utils/dataset/multiturn_sft_dataset.py': 'patched',
+      },
+    })
+    expect(check(passed, 'token_budget')?.detail).toMatch(/max_length=9216/)
+
+    machine.install('utils/dataset/multiturn_sft_dataset.py', unpatchedSources['utils/dataset/multiturn_sft_dataset.py'])
+    expectOnlyFailure(
+      await preflight(run, machine),
+      'verl_patches',
+      /multiturn-sft-prefix-diff: utils\/dataset\/multiturn_sft_dataset\.py is unpatched/,
+    )
+    machine.install('utils/dataset/multiturn_sft_dataset.py', '# edited by hand\n')
+    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is unknown content/)
+    rmSync(join(machine.verlRoot, 'utils/dataset/multiturn_sft_dataset.py'))
+    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is missing/)
+
+    const fresh = fakeMachine()
+    const list = JSON.parse(readFileSync(fresh.patchList, 'utf8'))
+    list.patches = list.patches.slice(0, 1)
+    writeFileSync(fresh.patchList, JSON.stringify(list))
+    expectOnlyFailure(
+      await preflight(run, fresh, { python: fresh.python }),
+      'verl_patches',
+      /multiturn-sft-prefix-diff: not declared/,
+    )
+  })
+
+  it('an unpatched tree does not block RLOO (no patch is required there); an old or mismatched VeRL does', async () => {
+    const machine = fakeMachine({ patched: false })
+    const { run } = await config({ kind: 'rloo', machine })
+    expect((await preflight(run, machine)).failed).toEqual([])
+    machine.setVersion('0.8.0')
+    const old = await preflight(run, machine)
+    expect(old.failed).toContain('verl_version')
+    expect(check(old, 'verl_version')?.detail).toMatch(/older than 0\.9\.0/)
+    const newer = fakeMachine({ verl: '0.10.0' })
+    expectOnlyFailure(
+      await preflight(run, newer, { python: newer.python }),
+      'verl_version',
+      /patch list is for VeRL 0\.9\.0, VeRL 0\.10\.0 is installed/,
+    )
+    expectOnlyFailure(
+      await preflight(run, machine, { verlRoot: join(machine.root, 'nowhere') }),
+      'verl_version',
+      /no VeRL installation/,
+    )
+  })
+
+  it('fails the thinking, tools, release and run-directory checks when they no longer match', async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    expectOnlyFailure(
+      await preflight(run, machine, { sftRelease: releases.thinkingTrajectory }),
+      'release',
+      /fine-tuned with enable_thinking=true, the RL config says false/,
+    )
+    expect((await preflight(run, machine, { sftRelease: releases.trajectory })).failed).toEqual([])
+
+    const tools = join(run, 'tool_schemas.json')
+    const original = readFileSync(tools, 'utf8')
+    const schemas = JSON.parse(original)
+    writeFileSync(tools, JSON.stringify(schemas.slice(0, 3), null, 2))
+    const changed = await preflight(run, machine)
+    expect(changed.failed.sort()).toEqual(['run_directory', 'tools_and_format'])
+    expect(check(changed, 'tools_and_format')?.detail).toMatch(/tool_schemas\.json differs/)
+    writeFileSync(tools, original)
+
+    const configPath = join(run, 'verl_config.json')
+    const written = readFileSync(configPath, 'utf8')
+    const edited = JSON.parse(written) as VerlConfig
+    edited.overrides = edited.overrides.map((item) =>
+      item === 'algorithm.adv_estimator=rloo' ? 'algorithm.adv_estimator=grpo' : item,
+    )
+    writeFileSync(configPath, JSON.stringify(edited))
+    expectOnlyFailure(
+      await preflight(run, machine),
+      'run_directory',
+      /verl_config\.json overrides differ from what its settings give/,
+    )
+    writeFileSync(configPath, JSON.stringify({ ...JSON.parse(written), settings: { ...edited.settings, rollout_n: 1 } }))
+    expect(check(await preflight(run, machine), 'run_directory')?.detail).toMatch(/settings no longer pass validation/)
+    writeFileSync(configPath, written)
+
+    const copy = join(temporaryDirectory('verl-release'), 'rl-cascade')
+    cpSync(releases.cascade, copy, { recursive: true })
+    const moved = await config({ kind: 'rloo', machine, release: copy })
+    copyFileSync(join(copy, 'val.parquet'), join(copy, 'test.parquet'))
+    expectOnlyFailure(await preflight(moved.run, machine), 'release', /test\.parquet has sha256/)
+  })
+
+  it('fails the host gate on a small GPU, a missing GPU or an old driver, and the budget and checkpoint checks', async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    machine.setGpu('NVIDIA A10G, 23028, 535.104.05')
+    const small = await preflight(run, machine)
+    expectOnlyFailure(small, 'host', /GPU 0 is NVIDIA A10G, not H200; GPU 0 has 22\.5 GiB, the run needs 80 GiB/)
+    machine.setGpu('NVIDIA H200, 143771, 535.104.05')
+    expectOnlyFailure(
+      await preflight(run, machine, { host: { minGpuMemoryGib: 80, minDriver: '550' } }),
+      'host',
+      /driver 535\.104\.05 is older than 550/,
+    )
+    machine.setGpu(null)
+    expectOnlyFailure(await preflight(run, machine), 'host', /no GPU facts \(.*exited with 9: NVIDIA-SMI has failed\)/)
+
+    const tight = fakeMachine()
+    const budget = await config({ kind: 'rloo', machine: tight, settings: { max_prompt_length: 256 } })
+    expectOnlyFailure(await preflight(budget.run, tight), 'token_budget', /row\(s\) exceed 256 tokens/)
+    const short = await config({ kind: 'rloo', machine: tight, settings: { max_response_length: 120 } })
+    expectOnlyFailure(
+      await preflight(short.run, tight),
+      'token_budget',
+      /three-call reference episode\(s\) exceed max_response_length=120/,
+    )
+
+    const bare = fakeMachine()
+    const noModel = await config({ kind: 'rloo', machine: bare })
+    rmSync(join(bare.model, 'config.json'))
+    expectOnlyFailure(await preflight(noModel.run, bare), 'reference_checkpoint', /config\.json is missing/)
+  })
+
+  it('RLOO needs a passed rollout gate of this release in this thinking mode; its evidence goes into the manifest', async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    const passed = await preflight(run, machine)
+    const gate = JSON.parse(readFileSync(passingGate, 'utf8'))
+    expect(check(passed, 'rollout_gate')).toMatchObject({
+      passed: true,
+      facts: {
+        status: 'passed',
+        numerator: gate.numerator,
+        denominator: gate.denominator,
+        model: { name: 'scripted-grader' },
+        split: 'val',
+      },
+    })
+    expect(gate.rate).toBeGreaterThanOrEqual(0.05)
+    expectOnlyFailure(await preflight(run, machine, { gateReport: undefined }), 'rollout_gate', /no rollout gate report/)
+    expectOnlyFailure(await preflight(run, machine, { gateReport: failingGate }), 'rollout_gate', /the gate failed \(rate 0\)/)
+    const other = join(releases.root, 'gate-other.json')
+    writeFileSync(
+      other,
+      JSON.stringify({ ...gate, release: { ...gate.release, export_report_sha256: sha256Hex('another release') } }),
+    )
+    expectOnlyFailure(await preflight(run, machine, { gateReport: other }), 'rollout_gate', /another release/)
+    const thinking = join(releases.root, 'gate-thinking.json')
+    writeFileSync(thinking, JSON.stringify({ ...gate, thinking: { enable_thinking: true } }))
+    expectOnlyFailure(
+      await preflight(run, machine, { gateReport: thinking }),
+      'rollout_gate',
+      /enable_thinking=true, the run uses false/,
+    )
+  })
+
+  it('the CLI prints the launch command and exits 0, or lists the failures and exits 1', () => {
+    const machine = fakeMachine()
+    const run = join(temporaryDirectory('verl-cli'), 'run')
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', resolve(repositoryRoot, 'src/cli/run.ts'), ...args], {
+        cwd: repositoryRoot,
+        encoding: 'utf8',
+      })
+    const files = releases.files
+    const configured = cli([
+      'verl',
+      'config',
+      '--kind',
+      'rloo',
+      '--release',
+      releases.cascade,
+      '--model-path',
+      machine.model,
+      '--output-dir',
+      run,
+      '--registry',
+      files.registry,
+      '--corpus',
+      files.corpus,
+      '--task-config',
+      files.taskConfig,
+      '--grading-manifest',
+      files.gradingManifest,
+      '--python',
+      machine.python,
+      '--rollout-n',
+      '8',
+    ])
+    expect(configured.status, configured.stderr).toBe(0)
+    const args = [
+      'verl',
+      'preflight',
+      '--run',
+      run,
+      '--patch-list',
+      machine.patchList,
+      '--nvidia-smi',
+      machine.nvidiaSmi,
+      '--gpu-name',
+      'H200',
+      '--min-gpu-memory-gib',
+      '80',
+      '--gate-report',
+      passingGate,
+    ]
+    const passed = cli(args)
+    expect(passed.status, passed.stderr).toBe(0)
+    expect(passed.stdout).toMatch(/verl\.trainer\.main_ppo .*actor_rollout_ref\.rollout\.n=8/)
+    machine.setVersion('0.8.2')
+    const failed = cli(args)
+    expect(failed.status).toBe(1)
+    expect(failed.stdout).toBe('')
+    expect(failed.stderr).toMatch(/FAIL verl_version: VeRL 0\.8\.2 is older than 0\.9\.0/)
+    expect(existsSync(join(run, 'launch.sh'))).toBe(false)
+  })
+})
