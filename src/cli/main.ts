@@ -10,6 +10,7 @@ import { registerMcpCommand } from './commands/mcp-command.js'
 import { registerMockLlmCommand } from './commands/mock-llm-command.js'
 import { registerReleaseCommand } from './commands/release-command.js'
 import { registerServeCommand } from './commands/serve-command.js'
+import { registerTrainCommand } from './commands/train-command.js'
 import { registerVerlCommand } from './commands/verl-command.js'
 
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerMockLlmCommand(program)
   registerReleaseCommand(program)
   registerGateCommand(program)
+  registerTrainCommand(program)
   registerVerlCommand(program)
   return program
 }

@@ -9,6 +9,7 @@ import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
+import type { TrainingSettingsInput } from '../train/training-settings.js'
 import { createEnvHosts } from './env-host.js'
 import { installErrorHandlers, installJsonParser } from './http/error-handler.js'
 import { tokenGuard } from './http/token-guard.js'
@@ -16,10 +17,12 @@ import { registerMcpRoutes } from './mcp/mcp-routes.js'
 import { openEnvApiVersion, packageVersion } from './package-version.js'
 import { recordRoutes, registerIndexRoutes } from './routes/index-route.js'
 import { registerOpenEnvRoutes } from './routes/openenv-routes.js'
+import { type Operations, registerOperations } from './routes/operations-routes.js'
 import { registerSessionRoutes } from './routes/session-routes.js'
 import type { ServerContext } from './server-context.js'
 import type { ServerOptions } from './server-options.js'
 import { SessionStore } from './session/session-store.js'
+import { CountingEnvRegistry, EnvUsageCounters } from './usage/env-usage-counters.js'
 import { Keepalive } from './ws/keepalive.js'
 
 export interface BuildServerOptions {
@@ -29,17 +32,26 @@ export interface BuildServerOptions {
   registryDefaultEnvId: string
   workerIndex?: number
   forward?: ServerContext['forward']
+  /** Outputs root, trainer and Hub settings of the operational routes (defaults from the environment). */
+  training?: TrainingSettingsInput
 }
 
 export interface BuiltServer {
   app: FastifyInstance
   context: ServerContext
+  /** Training supervisor, eval jobs and their settings. */
+  operations: Operations
 }
 
 export async function buildServer(build: BuildServerOptions): Promise<BuiltServer> {
   const { options } = build
   const workerIndex = build.workerIndex ?? 0
-  const hosts = createEnvHosts({ registry: build.registry, defaultEnvId: options.defaultEnvId ?? build.registryDefaultEnvId })
+  // Every env the server makes is counted (GET /counters), whatever the transport.
+  const usage = new EnvUsageCounters()
+  const hosts = createEnvHosts({
+    registry: new CountingEnvRegistry(build.registry, usage),
+    defaultEnvId: options.defaultEnvId ?? build.registryDefaultEnvId,
+  })
   const defaultHost = hosts.find((host) => host.isDefault)!
   const context: ServerContext = {
     options,
@@ -100,6 +112,12 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
       registerMcpRoutes(app, { context, host, prefix })
     }
   }
+  const operations = registerOperations(app, {
+    context,
+    registry: build.registry,
+    usage,
+    ...(build.training ? { training: build.training } : {}),
+  })
 
   app.addHook('onReady', async () => {
     context.store.startReaper()
@@ -110,5 +128,5 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     context.keepalive.stop()
     context.store.closeAll('server_shutdown')
   })
-  return { app, context }
+  return { app, context, operations }
 }

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
-import { type BuiltServer, buildServer } from './build-server.js'
+import { type BuildServerOptions, type BuiltServer, buildServer } from './build-server.js'
 import type { ServerContext } from './server-context.js'
 import type { ServerOptions } from './server-options.js'
 
@@ -14,6 +14,7 @@ export interface StartServerOptions {
   registryDefaultEnvId: string
   workerIndex?: number
   forward?: ServerContext['forward']
+  training?: BuildServerOptions['training']
 }
 
 export interface RunningServer extends BuiltServer {
@@ -35,5 +36,5 @@ export async function startServer(start: StartServerOptions): Promise<RunningSer
 export function listeningLine(options: { url: string; context: ServerContext; workers: number }): string {
   const envs = options.context.hosts.map((host) => host.id).join(', ')
   const workers = options.workers > 1 ? `, ${options.workers} workers` : ''
-  return `releaseops serve: listening on ${options.url} (default env ${options.context.defaultHost.id}; envs ${envs}${workers})\n`
+  return `releaseops serve: listening on ${options.url} (default env ${options.context.defaultHost.id}; envs ${envs}${workers})\nreleaseops serve: dashboard ${options.url}/ui/\n`
 }

@@ -1,0 +1,143 @@
+"""``train_grpo.py``'s flags and the GRPOConfig they make. Every hyperparameter is a flag; ``--smoke``
+caps the run at a few steps. Pure: nothing here imports TRL, so the mapping is testable anywhere."""
+
+import argparse
+import os
+from typing import Any, Dict, List, Optional
+
+# Defaults of a normal run, and of a --smoke run; flags given explicitly win over both.
+DEFAULTS = {
+    "max_steps": 50,
+    "per_device_train_batch_size": 4,
+    "gradient_accumulation_steps": 4,
+    "num_generations": 4,
+    "max_completion_length": 1024,
+    "max_tool_calling_iterations": None,
+    "logging_steps": 5,
+}
+SMOKE_DEFAULTS = {
+    "max_steps": 2,
+    "per_device_train_batch_size": 2,
+    "gradient_accumulation_steps": 1,
+    "num_generations": 2,
+    "max_completion_length": 160,
+    "max_tool_calling_iterations": 2,
+    "logging_steps": 1,
+}
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected a positive integer, got %s" % text)
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("expected a positive number, got %s" % text)
+    return value
+
+
+def _boolean(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError("expected true or false, got %s" % text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="train_grpo.py",
+        description="GRPO on a releaseops env served over HTTP (TRL environment_factory; the env's own reward).",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument("--smoke", action="store_true", help="a few steps: small defaults for steps, generations, lengths (CI, sanity)")
+    run.add_argument("--model-name", default="Qwen/Qwen3-0.6B", help="HF model id or a local model folder")
+    run.add_argument("--dataset", required=True, help="JSONL rows from `releaseops dataset` (e.g. train.jsonl)")
+    run.add_argument("--max-rows", type=_positive_int, help="use the first n rows (after shuffling)")
+    run.add_argument("--output-dir", default="outputs/releaseops-grpo", help="checkpoints, metrics, logs")
+    run.add_argument("--metrics-json", help="live log history (default <output-dir>/metrics.json)")
+    run.add_argument("--best-dir", help="best checkpoint by mean reward (default <output-dir>/best_by_reward)")
+    run.add_argument("--rollouts-jsonl", help="one line per rollout (default <output-dir>/rollouts.jsonl)")
+    run.add_argument("--best-window", type=_positive_int, default=1, help="logged rewards averaged to pick the best checkpoint")
+    env = parser.add_argument_group("env server")
+    env.add_argument("--env-url", default=os.environ.get("RELEASEOPS_URL", "http://127.0.0.1:8000"), help="releaseops serve address")
+    env.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v2"))
+    hyper = parser.add_argument_group("hyperparameters")
+    hyper.add_argument("--max-steps", type=_positive_int)
+    hyper.add_argument("--learning-rate", type=_positive_float, default=1e-5)
+    hyper.add_argument("--per-device-train-batch-size", type=_positive_int)
+    hyper.add_argument("--gradient-accumulation-steps", type=_positive_int)
+    hyper.add_argument("--num-generations", type=_positive_int)
+    hyper.add_argument("--max-completion-length", type=_positive_int, help="tokens per whole multi-turn rollout")
+    hyper.add_argument("--max-tool-calling-iterations", type=_positive_int, help="tool rounds per rollout (default: unlimited)")
+    hyper.add_argument("--temperature", type=_positive_float, default=1.0)
+    hyper.add_argument("--beta", type=float, default=0.0, help="KL coefficient (0: no reference model)")
+    hyper.add_argument("--loss-type", default="dapo")
+    hyper.add_argument("--logging-steps", type=_positive_int)
+    hyper.add_argument("--save-steps", type=_positive_int, default=500)
+    hyper.add_argument("--seed", type=int, default=42)
+    hyper.add_argument("--bf16", type=_boolean, default=None, help="default: on with a GPU that supports it, off on CPU")
+    hyper.add_argument("--gradient-checkpointing", type=_boolean, default=None, help="default: on with a GPU, off on CPU")
+    hyper.add_argument("--use-cpu", action="store_true", help="train on the CPU even when a GPU is present")
+    hyper.add_argument("--enable-thinking", type=_boolean, default=False, help="Qwen3 chat_template_kwargs.enable_thinking")
+    return parser
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    defaults = SMOKE_DEFAULTS if args.smoke else DEFAULTS
+    for key, value in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if args.num_generations < 2:
+        build_parser().error("--num-generations must be at least 2 (GRPO compares completions within a group)")
+    args.metrics_json = args.metrics_json or os.path.join(args.output_dir, "metrics.json")
+    args.best_dir = args.best_dir or os.path.join(args.output_dir, "best_by_reward")
+    args.rollouts_jsonl = args.rollouts_jsonl or os.path.join(args.output_dir, "rollouts.jsonl")
+    return args
+
+
+def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -> Dict[str, Any]:
+    """GRPOConfig keyword arguments. ``accelerator``: ``{"cuda": bool, "bf16": bool}`` as detected.
+
+    The generation batch (per-device batch x accumulation) must be a multiple of ``num_generations``,
+    as TRL requires; the per-device batch is raised to the group size when it is smaller.
+    """
+    on_gpu = accelerator.get("cuda", False) and not args.use_cpu
+    batch = max(args.per_device_train_batch_size, args.num_generations)
+    generation_batch = batch * args.gradient_accumulation_steps
+    if generation_batch % args.num_generations:
+        batch = args.num_generations * -(-batch // args.num_generations)
+    bf16 = args.bf16 if args.bf16 is not None else (on_gpu and accelerator.get("bf16", False))
+    checkpointing = args.gradient_checkpointing if args.gradient_checkpointing is not None else on_gpu
+    return {
+        "output_dir": args.output_dir,
+        "max_steps": args.max_steps,
+        "learning_rate": args.learning_rate,
+        "per_device_train_batch_size": batch,
+        "gradient_accumulation_steps": args.gradient_accumulation_steps,
+        "num_generations": args.num_generations,
+        "max_completion_length": args.max_completion_length,
+        "max_tool_calling_iterations": args.max_tool_calling_iterations,
+        "temperature": args.temperature,
+        "beta": args.beta,
+        "loss_type": args.loss_type,
+        "logging_steps": args.logging_steps,
+        "save_strategy": "steps",
+        "save_steps": args.save_steps,
+        "save_total_limit": 2,
+        "seed": args.seed,
+        "bf16": bool(bf16),
+        "gradient_checkpointing": bool(checkpointing),
+        "use_cpu": not on_gpu,
+        "report_to": [],
+        "chat_template_kwargs": {"enable_thinking": bool(args.enable_thinking)},
+        "log_completions": False,
+        "disable_tqdm": True,
+        "remove_unused_columns": False,
+    }

@@ -1,0 +1,127 @@
+"""The trainer's own logic under the RL Python (.venv-rl): best checkpoint by mean reward (not loss),
+the refusal of a TRL without environment_factory (in process and as train_grpo.py's exit code 3), dataset
+checks, and JSON-safe log rows. Run by test/train-python.test.ts."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.dirname(HERE)
+sys.path.insert(0, PYTHON_DIR)
+
+from releaseops_train.callbacks import BestRewardTracker  # noqa: E402
+from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
+from releaseops_train.files import clean_log_row  # noqa: E402
+from releaseops_train.preflight import PreflightError, check_trainer_stack  # noqa: E402
+
+
+class BestRewardTrackerTest(unittest.TestCase):
+    def test_best_is_the_highest_reward_not_the_lowest_loss(self):
+        tracker = BestRewardTracker()
+        history = [(1, 0.1, 0.9), (2, 0.5, 0.4), (3, 0.3, 0.01), (4, 0.2, 0.001)]
+        bests = [tracker.observe({"reward": reward, "loss": loss}, step, None) for step, reward, loss in history]
+        self.assertEqual([best["global_step"] if best else None for best in bests], [1, 2, None, None])
+        self.assertEqual(tracker.best["global_step"], 2)
+        self.assertEqual(tracker.best["reward"], 0.5)
+
+    def test_window_averages_the_last_rewards(self):
+        tracker = BestRewardTracker(window=2)
+        self.assertIsNone(tracker.observe({"reward": 1.0}, 1, None))  # not enough values yet
+        self.assertEqual(tracker.observe({"reward": 0.0}, 2, None)["score"], 0.5)
+        self.assertIsNone(tracker.observe({"reward": 0.8}, 3, None))  # mean 0.4 < 0.5
+        self.assertAlmostEqual(tracker.observe({"reward": 0.6}, 4, None)["score"], 0.7)
+
+    def test_rows_without_a_finite_reward_are_ignored(self):
+        tracker = BestRewardTracker()
+        self.assertIsNone(tracker.observe({"loss": 0.1}, 1, None))
+        self.assertIsNone(tracker.observe({"reward": float("nan")}, 2, None))
+        self.assertIsNone(tracker.best)
+
+
+class PreflightTest(unittest.TestCase):
+    def test_installed_trl_takes_environment_factory_and_owns_the_reward(self):
+        import transformers
+        import trl
+        from trl import GRPOTrainer
+
+        features = check_trainer_stack(GRPOTrainer, trl.__version__, transformers.__version__)
+        self.assertEqual(features, {"env_owns_reward": True})
+
+    def test_a_trainer_without_environment_factory_is_refused(self):
+        class OldTrainer:
+            def __init__(self, model, reward_funcs, args=None):
+                pass
+
+        with self.assertRaises(PreflightError) as caught:
+            check_trainer_stack(OldTrainer, "0.19.0", "5.18.0")
+        self.assertEqual(caught.exception.exit_code, 3)
+        self.assertIn("no GRPOTrainer(environment_factory=...)", str(caught.exception))
+
+    def test_old_transformers_is_refused(self):
+        class Trainer:
+            def __init__(self, model, environment_factory=None):
+                pass
+
+        with self.assertRaises(PreflightError) as caught:
+            check_trainer_stack(Trainer, "1.13.0", "4.57.1")
+        self.assertIn("needs >= 5.2.0", str(caught.exception))
+
+    def test_train_grpo_exits_3_on_an_old_trl_before_loading_anything(self):
+        with tempfile.TemporaryDirectory() as folder:
+            dataset = os.path.join(folder, "rows.jsonl")
+            with open(dataset, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"seed": 1, "prompt": [{"role": "user", "content": "x"}]}) + "\n")
+            environment = dict(os.environ, PYTHONPATH=os.path.join(HERE, "fake_old_trl"))
+            result = subprocess.run(
+                [sys.executable, os.path.join(PYTHON_DIR, "train_grpo.py"), "--smoke", "--dataset", dataset,
+                 "--output-dir", os.path.join(folder, "run"), "--env-url", "http://127.0.0.1:9", "--model-name", "Qwen/Qwen3-0.6B"],
+                capture_output=True, text=True, env=environment, timeout=300,
+            )
+            self.assertEqual(result.returncode, 3, result.stdout + result.stderr)
+            self.assertIn("refusing to start: the installed TRL 0.19.0 has no GRPOTrainer(environment_factory=...)", result.stdout)
+            self.assertFalse(os.path.exists(os.path.join(folder, "run", "metrics.json")))
+
+
+class DatasetRowsTest(unittest.TestCase):
+    def write(self, folder, lines):
+        path = os.path.join(folder, "rows.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        return path
+
+    def test_rows_are_shuffled_with_the_seed_and_capped(self):
+        with tempfile.TemporaryDirectory() as folder:
+            lines = [json.dumps({"seed": seed, "prompt": [{"role": "user", "content": "p"}]}) for seed in range(20)]
+            path = self.write(folder, lines)
+            first = [row["seed"] for row in load_rows(path, 5, seed=3)]
+            self.assertEqual(first, [row["seed"] for row in load_rows(path, 5, seed=3)])
+            self.assertEqual(len(first), 5)
+            self.assertNotEqual(sorted(row["seed"] for row in load_rows(path, None, 3)), first)
+
+    def test_bad_rows_name_the_file_and_line(self):
+        with tempfile.TemporaryDirectory() as folder:
+            good = json.dumps({"seed": 1, "prompt": [{"role": "user", "content": "p"}]})
+            for bad, message in (
+                ("{nope", "not JSON"),
+                (json.dumps({"seed": "1", "prompt": []}), "seed must be an integer"),
+                (json.dumps({"seed": 2, "prompt": []}), "prompt must be a non-empty list"),
+                (json.dumps({"seed": 2, "prompt": [{"role": "assistant", "content": "a"}]}), "the prompt must end with a user message"),
+            ):
+                path = self.write(folder, [good, bad])
+                with self.assertRaises(DatasetError) as caught:
+                    load_rows(path)
+                self.assertIn("rows.jsonl:2: " + message, str(caught.exception))
+
+
+class LogRowTest(unittest.TestCase):
+    def test_non_finite_metrics_become_null(self):
+        row = clean_log_row({"reward": float("nan"), "loss": float("inf"), "step": 1, "reward_std": 0.5})
+        self.assertEqual(json.dumps(row, allow_nan=False), '{"reward": null, "loss": null, "step": 1, "reward_std": 0.5}')
+
+
+if __name__ == "__main__":
+    unittest.main()

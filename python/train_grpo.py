@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""GRPO on a releaseops env served over HTTP, with TRL's ``environment_factory``.
+
+    releaseops serve --env releaseops-v2 &                       # the env, on loopback
+    releaseops dataset --env releaseops-v2 --out data --splits train
+    python python/train_grpo.py --dataset data/train.jsonl --model-name Qwen/Qwen3-0.6B --max-steps 100
+    python python/train_grpo.py --smoke --dataset data/train.jsonl --model-name outputs/models/tiny-qwen3
+
+- The model plays the release supervisor: the env's seven tools are the public methods of
+  ``ReleaseOpsEnv`` (``python/releaseops_client``), each call a request to the server's session API.
+- The reward is the env's own cumulative episode reward (``get_reward``), never a text heuristic; a TRL
+  without ``environment_factory`` is refused (exit 3).
+- Qwen3 prompts use ``chat_template_kwargs {"enable_thinking": false}`` unless ``--enable-thinking true``.
+- Live metrics: ``<output-dir>/metrics.json`` is rewritten on every log, save and at the end.
+- The best checkpoint is the one with the highest mean reward (``<output-dir>/best_by_reward``), not
+  the lowest loss; the final model goes to ``<output-dir>/final``.
+
+Exit codes: 0 done, 2 bad flags or dataset, 3 trainer stack unsupported, 4 env server unreachable,
+1 anything else (the traceback is in the log). The bearer token, when the server needs one, is read
+from ``RELEASEOPS_TOKEN`` (never a flag: flags show in process lists and logs).
+"""
+
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from releaseops_client import ReleaseOpsClient  # noqa: E402
+from releaseops_train.config import grpo_config_kwargs, parse_args  # noqa: E402
+from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
+from releaseops_train.files import write_json_atomic  # noqa: E402
+from releaseops_train.preflight import PreflightError, check_env_server, check_trainer_stack, device_capabilities  # noqa: E402
+
+
+def log(message: str) -> None:
+    print("train_grpo: %s" % message, flush=True)
+
+
+def run(args) -> int:
+    import datasets
+    import transformers
+    import trl
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from releaseops_train.callbacks import BestRewardCheckpointCallback, BestRewardTracker, LiveLogHistoryCallback
+    from releaseops_train.rollout_env import recording_env_class
+
+    features = check_trainer_stack(GRPOTrainer, trl.__version__, transformers.__version__)
+    token = os.environ.get("RELEASEOPS_TOKEN") or None
+    metadata = check_env_server(ReleaseOpsClient(args.env_url, env_id=args.env_id, token=token, timeout=30), args.env_id)
+    rows = load_rows(args.dataset, args.max_rows, args.seed)
+    os.makedirs(args.output_dir, exist_ok=True)
+    if os.path.exists(args.rollouts_jsonl):
+        os.remove(args.rollouts_jsonl)
+    kwargs = grpo_config_kwargs(args, device_capabilities())
+    log(
+        "trl %s, transformers %s, torch on %s; env %s at %s (%d tools); %d rows; model %s"
+        % (
+            trl.__version__,
+            transformers.__version__,
+            "cpu" if kwargs["use_cpu"] else "cuda",
+            args.env_id,
+            args.env_url,
+            len(metadata["tools"]),
+            len(rows),
+            args.model_name,
+        )
+    )
+    log("config %s" % json.dumps({key: value for key, value in kwargs.items() if key != "output_dir"}, sort_keys=True))
+    config = GRPOConfig(**kwargs)
+    tokenizer = AutoTokenizer.from_pretrained(args.model_name)
+    env_class = recording_env_class(args.rollouts_jsonl, args.env_url, args.env_id, token)
+
+    def env_reward(environments, **_):
+        """The env's cumulative reward (for a TRL that adds no get_reward reward column itself)."""
+        return [environment.get_reward() for environment in environments]
+
+    tracker = BestRewardTracker(window=args.best_window)
+    trainer = GRPOTrainer(
+        model=args.model_name,
+        args=config,
+        train_dataset=datasets.Dataset.from_list(rows),
+        processing_class=tokenizer,
+        environment_factory=env_class,
+        reward_funcs=None if features["env_owns_reward"] else [env_reward],
+        callbacks=[LiveLogHistoryCallback(args.metrics_json, tracker), BestRewardCheckpointCallback(args.best_dir, tracker)],
+    )
+    started = time.monotonic()
+    trainer.train()
+    final_dir = os.path.join(args.output_dir, "final")
+    trainer.save_model(final_dir)
+    tokenizer.save_pretrained(final_dir)
+    history = trainer.state.log_history
+    steps = [row for row in history if "loss" in row]
+    summary = {
+        "global_step": trainer.state.global_step,
+        "train_seconds": round(time.monotonic() - started, 3),
+        "final_dir": final_dir,
+        "best_dir": args.best_dir if tracker.best else None,
+        "best": tracker.best,
+        "logged_steps": len(steps),
+        "reward_last": steps[-1].get("reward") if steps else None,
+        "loss_last": steps[-1].get("loss") if steps else None,
+    }
+    write_json_atomic(os.path.join(args.output_dir, "run_summary.json"), summary)
+    log("done: %s" % json.dumps(summary, sort_keys=True))
+    return 0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    for key, value in (("TRL_EXPERIMENTAL_SILENCE", "1"), ("TOKENIZERS_PARALLELISM", "false")):
+        os.environ.setdefault(key, value)
+    try:
+        return run(args)
+    except PreflightError as error:
+        log("refusing to start: %s" % error)
+        return error.exit_code
+    except DatasetError as error:
+        log("bad dataset: %s" % error)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

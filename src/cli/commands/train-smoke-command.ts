@@ -1,0 +1,270 @@
+/**
+ * @module cli: `releaseops train smoke`: proves the whole training path on this machine, as CI runs it.
+ *
+ * ```
+ * tiny random Qwen3 (config + Qwen3 tokenizer files, TRL's qwen3.jinja)
+ *   → supervised warm-up on scripted trajectories recorded through our agent loop (cached by content)
+ *   → this server (token, loopback) → POST /train/start: python/train_grpo.py --smoke, TRL GRPO with
+ *     environment_factory = ReleaseOpsEnv over HTTP
+ *   → checks from the server's own counters, the log history, the rollout log and the run folder
+ *   → a second run stopped mid-way: status "stopped", nothing left of its process group
+ * ```
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { Command } from 'commander'
+import { defaultEnvId, envRegistry } from '../../envs/index.js'
+import { parseServerOptions } from '../../server/server-options.js'
+import { startServer } from '../../server/start-server.js'
+import type { LogRow } from '../../train/log-history.js'
+import { checkSmokeRun, type RolloutLine, type ServerCounters, type SmokeCheck } from '../../train/smoke-checks.js'
+import { packageRoot } from '../../train/training-settings.js'
+import { parsePositiveInteger } from '../parse-options.js'
+import {
+  checkRlPython,
+  log,
+  qwen3TokenizerFolder,
+  runPython,
+  SmokeClient,
+  SmokeStepError,
+  sleep,
+  stampMatches,
+  writeWarmupTrajectories,
+} from './train-smoke-steps.js'
+import { runStopCheck } from './train-smoke-stop.js'
+
+interface SmokeOptions {
+  python?: string
+  work: string
+  env: string
+  steps: number
+  warmupSteps: number
+  warmupRows: number
+  stopCheck: boolean
+  report?: string
+}
+
+type Json = Record<string, unknown>
+
+export function registerTrainSmokeCommand(train: Command): void {
+  train
+    .command('smoke')
+    .description('End to end: tiny Qwen3, warm-up, GRPO against this server over HTTP, checked from the server’s counters.')
+    .option('--python <path>', 'Python with trl, transformers and torch (default .venv-rl/bin/python)')
+    .option('--work <dir>', 'working folder; its outputs/ is the server’s outputs root', 'outputs/smoke')
+    .option('--env <id>', 'env to train on', defaultEnvId)
+    .option('--steps <n>', 'GRPO optimisation steps (at least 2; 3 by default, a margin should one step draw no reward spread)', parsePositiveInteger, 3)
+    .option('--warmup-steps <n>', 'supervised warm-up steps', parsePositiveInteger, 200)
+    .option('--warmup-rows <n>', 'scripted episodes recorded for the warm-up', parsePositiveInteger, 160)
+    .option('--no-stop-check', 'skip stopping a second run mid-way')
+    .option('--report <file>', 'also write the checks and timings as JSON')
+    .action(runSmoke)
+}
+
+async function timed<T>(timings: Record<string, number>, name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  try {
+    return await run()
+  } finally {
+    timings[name] = Math.round((performance.now() - started) / 100) / 10
+    log(`${name}: ${timings[name]} s`)
+  }
+}
+
+async function prepareModel(
+  options: SmokeOptions & { python: string; outputsRoot: string; work: string },
+  timings: Record<string, number>,
+) {
+  const trajectories = join(options.work, 'warmup-trajectories.jsonl')
+  const sha = await timed(timings, 'record warm-up trajectories', () =>
+    writeWarmupTrajectories({ envId: options.env, rows: options.warmupRows, path: trajectories }),
+  )
+  const random = join(options.outputsRoot, 'models', 'tiny-qwen3-random')
+  const warm = join(options.outputsRoot, 'models', 'tiny-qwen3-warm')
+  const key = `${sha} steps=${options.warmupSteps} lr=5e-3 temperature=0.7 held-out=16 hidden=64 layers=2 seed=0`
+  const stamp = join(warm, 'releaseops-warmup.key')
+  if (existsSync(join(warm, 'model.safetensors')) && (await stampMatches(stamp, key))) {
+    log(`warmed model cached at ${warm} (same trajectories and settings)`)
+    return
+  }
+  await timed(timings, 'build tiny Qwen3', () =>
+    runPython({
+      python: options.python,
+      args: ['-m', 'releaseops_train.tiny_qwen3', '--tokenizer', qwen3TokenizerFolder(), '--out', random],
+      label: 'tiny_qwen3',
+    }),
+  )
+  await timed(timings, 'warm-up', () =>
+    runPython({
+      python: options.python,
+      args: [
+        '-m',
+        'releaseops_train.warmup',
+        '--model',
+        random,
+        '--trajectories',
+        trajectories,
+        '--out',
+        warm,
+        '--steps',
+        String(options.warmupSteps),
+        '--max-turns',
+        '1',
+        '--learning-rate',
+        '5e-3',
+        '--held-out',
+        '16',
+        '--temperature',
+        '0.7',
+      ],
+      label: 'warmup',
+    }),
+  )
+  await writeFile(stamp, `${key}\n`)
+}
+
+async function waitForEnd(client: SmokeClient, timeoutMs: number): Promise<Json> {
+  const deadline = Date.now() + timeoutMs
+  let shown = -1
+  for (;;) {
+    const status = (await client.request('GET', '/train/status')).json as Json
+    const metrics = (await client.request('GET', '/train/metrics')).json as Json
+    const step = typeof metrics.global_step === 'number' ? metrics.global_step : -1
+    if (step !== shown && step >= 0) {
+      shown = step
+      log(`step ${step}/${metrics.max_steps ?? '?'} (${status.state}, ${status.elapsed_seconds} s)`)
+    }
+    if (!status.running) return status
+    if (Date.now() > deadline) throw new SmokeStepError('smoke_timeout', `The run did not finish in ${timeoutMs / 1000} s.`)
+    await sleep(1000)
+  }
+}
+
+function printCounters(counters: ServerCounters, envId: string): void {
+  const env = counters.envs[envId]
+  log(`server-side counters for ${envId} (GET /counters):`)
+  if (!env) {
+    log('  (no calls)')
+    return
+  }
+  log(`  resets ${env.resets}, steps ${env.steps}, tool calls ${env.tool_calls_total}, rejected calls ${env.tool_errors}`)
+  for (const [tool, count] of Object.entries(env.tool_calls).sort((a, b) => b[1] - a[1])) log(`    ${tool.padEnd(20)} ${count}`)
+}
+
+async function runSmoke(flags: SmokeOptions): Promise<void> {
+  const started = performance.now()
+  const timings: Record<string, number> = {}
+  const python = flags.python ?? join(packageRoot, '.venv-rl', 'bin', 'python')
+  const work = resolve(flags.work)
+  const outputsRoot = join(work, 'outputs')
+  if (flags.steps < 2) throw new SmokeStepError('too_few_steps', 'The smoke needs at least 2 optimisation steps.')
+  await timed(timings, 'check RL python', () => checkRlPython(python))
+  await prepareModel({ ...flags, python, outputsRoot, work }, timings)
+  const token = randomBytes(24).toString('hex')
+  const server = await startServer({
+    options: parseServerOptions({ host: '127.0.0.1', port: 0, token, logLevel: 'warn', defaultEnvId: flags.env }),
+    registry: envRegistry,
+    registryDefaultEnvId: defaultEnvId,
+    training: {
+      outputsDir: outputsRoot,
+      python,
+      trainScript: join(packageRoot, 'python', 'train_grpo.py'),
+      liveIntervalMs: 500,
+      stopGraceMs: 5000,
+    },
+  })
+  log(`server ${server.url} (token set; outputs root ${outputsRoot})`)
+  const client = new SmokeClient(server.url, token)
+  const checks: SmokeCheck[] = []
+  try {
+    const anonymous = await client.request('POST', '/train/start', {}, { token: false })
+    checks.push({ name: 'start without the token is refused', ok: anonymous.status === 401, detail: `HTTP ${anonymous.status}` })
+    const live = client.live()
+    const body = {
+      preset: 'smoke',
+      env_id: flags.env,
+      model_path: 'models/tiny-qwen3-warm',
+      max_steps: flags.steps,
+      num_generations: 4,
+      per_device_train_batch_size: 8,
+      max_completion_length: 160,
+      temperature: 1.0,
+      max_rows: 64,
+      seed: 7,
+    }
+    const start = await client.request('POST', '/train/start', body)
+    if (start.status !== 202)
+      throw new SmokeStepError('start_failed', `POST /train/start: HTTP ${start.status} ${JSON.stringify(start.json)}`)
+    const runId = (start.json as Json).run_id as string
+    log(`run ${runId} started: ${((start.json as Json).command as string[]).join(' ')}`)
+    const second = await client.request('POST', '/train/start', body)
+    const secondCode = ((second.json as Json).error as Json | undefined)?.code
+    checks.push({
+      name: 'a second concurrent start is refused',
+      ok: second.status === 409 && secondCode === 'training_running',
+      detail: `HTTP ${second.status} ${secondCode}`,
+    })
+    const status = await timed(timings, 'GRPO run', () => waitForEnd(client, 15 * 60_000))
+    await sleep(1200)
+    live.stop()
+    const counters = (await client.request('GET', `/counters?env=${flags.env}&recent=10000`)).json as ServerCounters & Json
+    const metrics = (await client.request('GET', '/train/metrics')).json as { log_history: LogRow[] }
+    const listing = (await client.request('GET', `/outputs/ls?path=runs/${runId}&depth=3`)).json as {
+      entries?: { path: string }[]
+    }
+    const files = (listing.entries ?? []).map((entry) => entry.path.replace(`runs/${runId}/`, ''))
+    const rolloutsText = (
+      await client.bytes(`/outputs/file?path=runs/${runId}/rollouts.jsonl`).catch(() => Buffer.from(''))
+    ).toString()
+    const rollouts = rolloutsText
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RolloutLine)
+    printCounters(counters, flags.env)
+    checks.push(
+      ...checkSmokeRun({
+        envId: flags.env,
+        state: String(status.state),
+        exitCode: status.exit_code as number | null,
+        rows: metrics.log_history,
+        rollouts,
+        counters,
+        files,
+      }),
+    )
+    checks.push({
+      name: 'live feed streamed status and metrics',
+      ok:
+        (live.counts.status ?? 0) > 0 &&
+        (live.counts.metrics ?? 0) > 0 &&
+        (live.last.status as Json | undefined)?.state === status.state,
+      detail: JSON.stringify(live.counts),
+    })
+    const png = await client.bytes('/train/plot.png')
+    checks.push({
+      name: 'plot.png rendered',
+      ok: png.subarray(1, 4).toString() === 'PNG' && png.length > 1000,
+      detail: `${png.length} bytes`,
+    })
+    if (status.state !== 'succeeded') log(`trainer log tail:\n${((status.last_log_lines as string[]) ?? []).join('\n')}`)
+    const steps = metrics.log_history.filter((row) => typeof row.loss === 'number' && !('train_runtime' in row))
+    for (const row of steps) {
+      log(
+        `  step ${row.step}: loss ${row.loss} grad_norm ${row.grad_norm} reward ${row.reward} reward_std ${row.reward_std} tools/call_frequency ${row['tools/call_frequency']} tools/failure_frequency ${row['tools/failure_frequency']}`,
+      )
+    }
+    if (flags.stopCheck) checks.push(...(await timed(timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
+  } finally {
+    await server.close()
+  }
+  timings.total = Math.round((performance.now() - started) / 100) / 10
+  for (const check of checks) log(`${check.ok ? 'PASS' : 'FAIL'} ${check.name}: ${check.detail}`)
+  const failed = checks.filter((check) => !check.ok)
+  log(`${checks.length - failed.length}/${checks.length} checks passed in ${timings.total} s (${JSON.stringify(timings)})`)
+  if (flags.report) await writeFile(flags.report, `${JSON.stringify({ checks, timings }, null, 2)}\n`)
+  if (failed.length > 0) {
+    throw new SmokeStepError('smoke_failed', `${failed.length} check(s) failed: ${failed.map((check) => check.name).join('; ')}`)
+  }
+}

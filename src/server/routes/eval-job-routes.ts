@@ -1,0 +1,48 @@
+/**
+ * @module server/routes: `/api/eval`: an evaluation (baseline policies, or a model behind an
+ * OpenAI-compatible endpoint) as a background job with its own status and result, one at a time.
+ * Starting and cancelling are operational (token); reading the status is not.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { type EvalJobRunner, evalJobRequestSchema } from '../../train/eval-job.js'
+import { refuseInCluster, withHttpErrors } from './operations-support.js'
+
+const tags = ['eval jobs']
+
+export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: EvalJobRunner; clustered: boolean }): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>()
+  const { jobs } = options
+  typed.post(
+    '/api/eval',
+    {
+      config: { access: 'operational' },
+      schema: {
+        summary: 'Start an eval job over a dataset split: policies, or a model endpoint (no API key is sent).',
+        tags,
+        security: [{ bearer: [] }],
+        body: evalJobRequestSchema.optional(),
+      },
+    },
+    (request, reply) =>
+      withHttpErrors(() => {
+        refuseInCluster(options.clustered)
+        const status = jobs.start(request.body ?? evalJobRequestSchema.parse({}))
+        return reply.code(202).send(status)
+      }),
+  )
+  typed.get(
+    '/api/eval',
+    { schema: { summary: 'The current (or last) eval job: state, progress, summary when done.', tags } },
+    () => jobs.status(),
+  )
+  typed.post(
+    '/api/eval/cancel',
+    { config: { access: 'operational' }, schema: { summary: 'Cancel the running eval job.', tags, security: [{ bearer: [] }] } },
+    () =>
+      withHttpErrors(() => {
+        refuseInCluster(options.clustered)
+        return jobs.cancel()
+      }),
+  )
+}

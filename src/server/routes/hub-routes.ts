@@ -1,0 +1,58 @@
+/**
+ * @module server/routes: `POST /hub/push {repo, path}`: uploads a checkpoint folder of the outputs
+ * root to a Hub model repo with the server's own token (`HF_TOKEN`); the request names the repo and
+ * the path, never a token, and both are validated. One push at a time.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { pushToHub } from '../../train/hub-push.js'
+import { TrainingStateError } from '../../train/training-errors.js'
+import { hubRepoIdSchema } from '../../train/training-request.js'
+import type { TrainingSettings } from '../../train/training-settings.js'
+import { refuseInCluster, withHttpErrors } from './operations-support.js'
+
+export const hubPushRequestSchema = z.strictObject({
+  repo: hubRepoIdSchema.describe('Target model repo, owner/name.'),
+  path: z.string().min(1).max(1024).describe('Folder or file under the outputs root, e.g. runs/<id>/best_by_reward.'),
+  create_repo: z.boolean().default(false).describe('Create the repo (private) when it does not exist.'),
+  commit_title: z.string().min(1).max(200).optional(),
+})
+
+export function registerHubRoutes(app: FastifyInstance, options: { settings: TrainingSettings; clustered: boolean }): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>()
+  let pushing = false
+  typed.post(
+    '/hub/push',
+    {
+      config: { access: 'operational' },
+      schema: {
+        summary: 'Upload a folder of the outputs root to a Hub model repo with the server’s HF_TOKEN.',
+        tags: ['outputs'],
+        security: [{ bearer: [] }],
+        body: hubPushRequestSchema,
+      },
+    },
+    (request) =>
+      withHttpErrors(async () => {
+        refuseInCluster(options.clustered)
+        if (pushing)
+          throw new TrainingStateError({ code: 'push_running', message: 'A Hub push is in progress; retry when it ends.' })
+        pushing = true
+        try {
+          const { settings } = options
+          return await pushToHub({
+            outputsRoot: settings.outputsDir,
+            path: request.body.path,
+            repo: request.body.repo,
+            token: settings.hubToken,
+            createIfMissing: request.body.create_repo,
+            ...(settings.hubUrl ? { hubUrl: settings.hubUrl } : {}),
+            ...(request.body.commit_title ? { commitTitle: request.body.commit_title } : {}),
+          })
+        } finally {
+          pushing = false
+        }
+      }),
+  )
+}

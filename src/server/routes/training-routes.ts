@@ -1,0 +1,185 @@
+/**
+ * @module server/routes: `/train/*`: start (a preset plus validated overrides) and stop a GRPO run —
+ * operational, POST, token always — and read-only views of it: status, log tail, metrics (log history),
+ * summary, a live Server-Sent Events feed and a PNG plot rendered here.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { readMetricsFile, summarizeLogHistory } from '../../train/log-history.js'
+import { readLogTail } from '../../train/log-tail.js'
+import { renderTrainingPlot } from '../../train/render-training-plot.js'
+import { type FeedEvent, watchTraining } from '../../train/training-feed.js'
+import { trainingStartSchema } from '../../train/training-request.js'
+import type { TrainingSupervisor } from '../../train/training-supervisor.js'
+import { HttpError } from '../http/http-errors.js'
+import { refuseInCluster, withHttpErrors } from './operations-support.js'
+
+export interface TrainingRoutesOptions {
+  supervisor: TrainingSupervisor
+  clustered: boolean
+  /** Poll interval of `/train/live` (tests shorten it). */
+  liveIntervalMs?: number
+  maxLiveConnections?: number
+}
+
+const tags = ['training']
+const linesQuery = z.object({ lines: z.coerce.number().int().default(200).describe('Lines from the end (20–5000).') })
+
+export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRoutesOptions): void {
+  const { supervisor } = options
+  const typed = app.withTypeProvider<ZodTypeProvider>()
+  let liveConnections = 0
+  let plotCache: { key: string; png: Buffer } | undefined
+  supervisor.setMaxListeners(0)
+
+  typed.post(
+    '/train/start',
+    {
+      config: { access: 'operational' },
+      schema: {
+        summary: 'Start a GRPO run (preset smoke or pilot, plus overrides). One run at a time: a second start is a 409.',
+        tags,
+        security: [{ bearer: [] }],
+        body: trainingStartSchema.optional(),
+      },
+    },
+    async (request, reply) => {
+      refuseInCluster(options.clustered)
+      const status = await withHttpErrors(() => supervisor.start(request.body ?? trainingStartSchema.parse({})))
+      if (status.state === 'failed') {
+        throw new HttpError({
+          status: 500,
+          code: status.error?.code ?? 'trainer_failed',
+          message: status.error?.message ?? 'The trainer could not be started.',
+          details: { status },
+        })
+      }
+      return reply
+        .code(202)
+        .send({ started: true, message: 'Training started. Follow /train/status, /train/live or /train/logs.', ...status })
+    },
+  )
+
+  typed.post(
+    '/train/stop',
+    {
+      config: { access: 'operational' },
+      schema: {
+        summary: 'Stop the running trainer and its whole process group; answers once it has exited.',
+        tags,
+        security: [{ bearer: [] }],
+      },
+    },
+    async () => {
+      refuseInCluster(options.clustered)
+      return withHttpErrors(() => supervisor.stop())
+    },
+  )
+
+  typed.get(
+    '/train/status',
+    { schema: { summary: 'State of the current (or last) run: exit code, elapsed, paths.', tags } },
+    () => supervisor.status(),
+  )
+
+  typed.get(
+    '/train/logs',
+    { schema: { summary: 'The last lines of the run’s log (plain text).', tags, querystring: linesQuery } },
+    async (request, reply) => {
+      const run = supervisor.latestRun()
+      reply.type('text/plain; charset=utf-8')
+      if (!run) return 'No training log yet. Start a run with POST /train/start.\n'
+      const lines = Math.min(5000, Math.max(20, request.query.lines))
+      const tail = await readLogTail(run.logPath, { lines })
+      return tail.lines.length > 0 ? `${tail.lines.join('\n')}\n` : ''
+    },
+  )
+
+  typed.get(
+    '/train/metrics',
+    { schema: { summary: 'The run’s log history (live: rewritten on every log/save).', tags } },
+    async () => {
+      const run = supervisor.latestRun()
+      const snapshot = run ? await readMetricsFile(run.metricsPath) : null
+      return {
+        run_id: run?.runId ?? null,
+        status: snapshot?.status ?? null,
+        global_step: snapshot?.globalStep ?? null,
+        max_steps: snapshot?.maxSteps ?? null,
+        best: snapshot?.best ?? null,
+        log_history: snapshot?.rows ?? [],
+      }
+    },
+  )
+
+  typed.get(
+    '/train/summary',
+    { schema: { summary: 'Reward first/last/delta/max, tool-call and failure frequencies, last loss, best checkpoint.', tags } },
+    async () => {
+      const run = supervisor.latestRun()
+      const snapshot = run ? await readMetricsFile(run.metricsPath) : null
+      return { status: supervisor.status(), summary: snapshot ? summarizeLogHistory(snapshot) : null }
+    },
+  )
+
+  typed.get(
+    '/train/plot.png',
+    { schema: { summary: 'Reward, loss and tool-call/failure frequency of the run, as a PNG rendered on the server.', tags } },
+    async (_request, reply) => {
+      const run = supervisor.latestRun()
+      const status = supervisor.status()
+      const snapshot = run ? await readMetricsFile(run.metricsPath) : null
+      const rows = snapshot?.rows ?? []
+      const key = `${run?.runId}:${status.state}:${rows.length}:${JSON.stringify(rows.at(-1) ?? null)}`
+      if (plotCache?.key !== key) {
+        const progress =
+          snapshot?.globalStep === null || snapshot === null ? '' : ` | step ${snapshot.globalStep}/${snapshot.maxSteps ?? '?'}`
+        const title = run
+          ? `ReleaseOps GRPO | ${run.parameters.preset} ${run.runId} | ${status.state}${progress} | elapsed ${status.elapsed_seconds ?? 0}s | points ${rows.length}`
+          : 'ReleaseOps GRPO | no run yet'
+        plotCache = { key, png: renderTrainingPlot({ rows, title }) }
+      }
+      reply.type('image/png').header('cache-control', 'no-store')
+      return plotCache.png
+    },
+  )
+
+  app.get(
+    '/train/live',
+    { schema: { summary: 'Server-Sent Events: `status`, `metrics` (new log-history rows) and `log` (new lines).', tags } },
+    (_request, reply) => {
+      if (liveConnections >= (options.maxLiveConnections ?? 32)) {
+        throw new HttpError({
+          status: 503,
+          code: 'too_many_streams',
+          message: 'Too many live streams open; close one and retry.',
+        })
+      }
+      liveConnections++
+      reply.hijack()
+      const raw = reply.raw
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      })
+      raw.write(': releaseops training feed\n\n')
+      const send = (event: FeedEvent) => {
+        if (!raw.writableEnded) raw.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`)
+      }
+      const feed = watchTraining({ supervisor, send, ...(options.liveIntervalMs ? { intervalMs: options.liveIntervalMs } : {}) })
+      const heartbeat = setInterval(() => {
+        if (!raw.writableEnded) raw.write(': ping\n\n')
+      }, 15_000)
+      heartbeat.unref()
+      const close = () => {
+        feed.stop()
+        clearInterval(heartbeat)
+        liveConnections--
+      }
+      raw.once('close', close)
+    },
+  )
+}

@@ -1,0 +1,169 @@
+/**
+ * @module train: paths confined to the outputs root. A requested path is relative, has no `..`, no
+ * empty or hidden-control segments, and no symbolic link anywhere on the way (checked with `lstat` on
+ * every segment, then the real path is checked to lie inside the root's real path). Anything else is a
+ * coded error, never a file outside the root.
+ */
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
+
+export class OutputsPathError extends ReleaseOpsError {
+  readonly status: number
+
+  constructor(options: { code: string; message: string; path: string; status?: number }) {
+    super({ code: options.code, message: options.message, path: options.path })
+    this.name = 'OutputsPathError'
+    this.status = options.status ?? 400
+  }
+}
+
+export interface OutputsEntry {
+  /** Relative to the outputs root, `/`-separated. */
+  path: string
+  type: 'file' | 'directory' | 'symlink'
+  size: number
+  modified: string
+}
+
+export interface ResolvedOutputsPath {
+  /** Absolute path inside the root. */
+  absolute: string
+  /** Relative path, `/`-separated (`''` for the root itself). */
+  relative: string
+  type: 'file' | 'directory'
+  size: number
+}
+
+const maxPathLength = 1024
+
+/** Splits and checks a caller's path; throws `OutputsPathError` for anything that could leave the root. */
+export function outputsPathSegments(requested: string): string[] {
+  if (requested.length > maxPathLength) {
+    throw new OutputsPathError({
+      code: 'path_too_long',
+      message: `Paths have at most ${maxPathLength} characters.`,
+      path: requested,
+    })
+  }
+  if (requested.includes('\0')) {
+    throw new OutputsPathError({ code: 'invalid_path', message: 'A path cannot contain NUL.', path: requested })
+  }
+  if (isAbsolute(requested) || requested.startsWith('/') || requested.startsWith('\\') || /^[A-Za-z]:/.test(requested)) {
+    throw new OutputsPathError({
+      code: 'absolute_path',
+      message: 'Give a path relative to the outputs root (GET /outputs/ls lists it).',
+      path: requested,
+    })
+  }
+  const segments = requested.split(/[\\/]+/).filter((segment) => segment !== '' && segment !== '.')
+  if (segments.includes('..')) {
+    throw new OutputsPathError({ code: 'path_traversal', message: 'A path cannot contain "..".', path: requested })
+  }
+  return segments
+}
+
+/** The root's real path (created when missing, so a fresh server can list an empty root). */
+export async function outputsRootRealPath(root: string): Promise<string> {
+  await mkdir(root, { recursive: true })
+  return realpath(root)
+}
+
+/** Resolves a caller's path inside the root: no `..`, no symlink on the way, must exist. */
+export async function resolveOutputsPath(root: string, requested: string): Promise<ResolvedOutputsPath> {
+  const segments = outputsPathSegments(requested)
+  const rootReal = await outputsRootRealPath(root)
+  let current = rootReal
+  for (const segment of segments) {
+    current = join(current, segment)
+    const info = await lstat(current).catch(() => undefined)
+    if (!info) {
+      throw new OutputsPathError({
+        code: 'not_found',
+        message: `No such file or folder: ${requested}`,
+        path: requested,
+        status: 404,
+      })
+    }
+    if (info.isSymbolicLink()) {
+      throw new OutputsPathError({
+        code: 'symlink_refused',
+        message: 'Symbolic links are not followed under the outputs root.',
+        path: requested,
+        status: 403,
+      })
+    }
+  }
+  const real = await realpath(current)
+  if (real !== rootReal && !real.startsWith(rootReal + sep)) {
+    throw new OutputsPathError({
+      code: 'path_escape',
+      message: 'The path leaves the outputs root.',
+      path: requested,
+      status: 403,
+    })
+  }
+  const info = await stat(real)
+  if (!info.isFile() && !info.isDirectory()) {
+    throw new OutputsPathError({
+      code: 'not_regular',
+      message: 'Only files and folders are served.',
+      path: requested,
+      status: 403,
+    })
+  }
+  return {
+    absolute: real,
+    relative: segments.join('/'),
+    type: info.isDirectory() ? 'directory' : 'file',
+    size: info.size,
+  }
+}
+
+/** Entries under a folder of the root, depth-first, at most `limit`; symlinks are listed, never followed. */
+export async function listOutputs(options: {
+  root: string
+  path?: string
+  maxDepth?: number
+  limit?: number
+}): Promise<{ path: string; entries: OutputsEntry[]; truncated: boolean }> {
+  const start = await resolveOutputsPath(options.root, options.path ?? '')
+  if (start.type !== 'directory') {
+    throw new OutputsPathError({ code: 'not_a_directory', message: 'List a folder, not a file.', path: options.path ?? '' })
+  }
+  const rootReal = await outputsRootRealPath(options.root)
+  const limit = options.limit ?? 2000
+  const maxDepth = options.maxDepth ?? 6
+  const entries: OutputsEntry[] = []
+  let truncated = false
+  const walk = async (folder: string, depth: number): Promise<void> => {
+    const names = (await readdir(folder)).sort()
+    for (const name of names) {
+      if (entries.length >= limit) {
+        truncated = true
+        return
+      }
+      const absolute = join(folder, name)
+      const info = await lstat(absolute).catch(() => undefined)
+      if (!info) continue
+      const type = info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'directory' : info.isFile() ? 'file' : undefined
+      if (!type) continue
+      entries.push({
+        path: relative(rootReal, absolute).split(sep).join('/'),
+        type,
+        size: type === 'file' ? info.size : 0,
+        modified: info.mtime.toISOString(),
+      })
+      if (type === 'directory' && depth < maxDepth) await walk(absolute, depth + 1)
+    }
+  }
+  await walk(start.absolute, 1)
+  return { path: start.relative, entries, truncated }
+}
+
+/** A folder for the server's own writes (runs, eval jobs) inside the root, created if needed. */
+export async function ensureOutputsFolder(root: string, ...segments: string[]): Promise<string> {
+  const folder = resolve(root, ...segments)
+  await mkdir(folder, { recursive: true })
+  return folder
+}

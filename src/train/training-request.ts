@@ -1,0 +1,149 @@
+/**
+ * @module train: what `POST /train/start` accepts: a preset (`smoke` or `pilot`) plus validated
+ * overrides, one strict zod schema (unknown keys are refused with their path). A model is either a Hub
+ * id (`model_name`, `org/name`) or a folder under the outputs root (`model_path`), never an arbitrary
+ * path on the server.
+ */
+import { z } from 'zod'
+
+/** `org/name` as the Hub spells repo ids (no `..`, no leading dot or dash). */
+export const hubRepoIdSchema = z
+  .string()
+  .max(96 * 2 + 1)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}\/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$/, 'Expected a Hub repo id: owner/name.')
+  .refine((value) => !value.includes('..') && !value.endsWith('.git'), 'Expected a Hub repo id: owner/name.')
+
+const count = (max: number) => z.int().min(1).max(max)
+
+export const trainingStartSchema = z
+  .strictObject({
+    preset: z.enum(['smoke', 'pilot']).default('smoke').describe('smoke: 2 steps for sanity/CI; pilot: a real run.'),
+    env_id: z.string().min(1).max(100).optional().describe('Env to train on (default: the server’s default env).'),
+    split: z.string().min(1).max(64).optional().describe('Dataset split the env generates (default train).'),
+    max_rows: count(1_000_000).optional().describe('Use this many rows of the split (shuffled with the seed).'),
+    model_name: hubRepoIdSchema.optional().describe('A Hub model id, e.g. Qwen/Qwen3-0.6B.'),
+    model_path: z.string().min(1).max(1024).optional().describe('A model folder under the outputs root, e.g. models/tiny.'),
+    max_steps: count(100_000).optional(),
+    num_generations: z.int().min(2).max(64).optional(),
+    per_device_train_batch_size: count(256).optional(),
+    gradient_accumulation_steps: count(1024).optional(),
+    max_completion_length: z.int().min(16).max(65_536).optional(),
+    max_tool_calling_iterations: count(256).optional(),
+    learning_rate: z.number().positive().max(1).optional(),
+    temperature: z.number().positive().max(4).optional().describe('Sampling temperature of the rollouts.'),
+    logging_steps: count(10_000).optional(),
+    save_steps: count(100_000).optional(),
+    seed: z
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+    bf16: z.boolean().optional(),
+    best_window: count(100).optional().describe('Logged rewards averaged to choose the best checkpoint.'),
+    hub_repo: hubRepoIdSchema.optional().describe('Push the best checkpoint here when the run succeeds.'),
+  })
+  .refine((value) => value.model_name === undefined || value.model_path === undefined, {
+    message: 'Give model_name or model_path, not both.',
+    path: ['model_path'],
+  })
+
+export type TrainingStartRequest = z.output<typeof trainingStartSchema>
+export type TrainingPreset = TrainingStartRequest['preset']
+
+/** Every hyperparameter a run is launched with (the preset filled in by the overrides). */
+export interface TrainingParameters {
+  preset: TrainingPreset
+  envId: string
+  split: string
+  maxRows: number | undefined
+  /** A Hub id, or an absolute model folder already checked to lie inside the outputs root. */
+  model: string
+  maxSteps: number
+  numGenerations: number
+  perDeviceTrainBatchSize: number
+  gradientAccumulationSteps: number
+  maxCompletionLength: number
+  maxToolCallingIterations: number | undefined
+  learningRate: number
+  temperature: number
+  loggingSteps: number
+  saveSteps: number
+  seed: number
+  bf16: boolean | undefined
+  bestWindow: number
+  hubRepo: string | undefined
+}
+
+type PresetValues = Omit<TrainingParameters, 'preset' | 'envId' | 'model' | 'hubRepo' | 'maxRows' | 'bf16'> & {
+  model: string
+  maxRows: number | undefined
+}
+
+/** The original's smoke (8 steps of a 0.5B model) became 2 steps; its pilot (Qwen3-0.6B) is kept. */
+export const trainingPresets: Record<TrainingPreset, PresetValues> = {
+  smoke: {
+    split: 'train',
+    maxRows: 64,
+    model: 'Qwen/Qwen3-0.6B',
+    maxSteps: 2,
+    numGenerations: 2,
+    perDeviceTrainBatchSize: 2,
+    gradientAccumulationSteps: 1,
+    maxCompletionLength: 160,
+    maxToolCallingIterations: 2,
+    learningRate: 1e-5,
+    temperature: 1,
+    loggingSteps: 1,
+    saveSteps: 500,
+    seed: 42,
+    bestWindow: 1,
+  },
+  pilot: {
+    split: 'train',
+    maxRows: undefined,
+    model: 'Qwen/Qwen3-0.6B',
+    maxSteps: 100,
+    numGenerations: 4,
+    perDeviceTrainBatchSize: 4,
+    gradientAccumulationSteps: 4,
+    maxCompletionLength: 1024,
+    maxToolCallingIterations: undefined,
+    learningRate: 1e-5,
+    temperature: 1,
+    loggingSteps: 5,
+    saveSteps: 50,
+    seed: 42,
+    bestWindow: 3,
+  },
+}
+
+/** The preset with the request's overrides; `model` is what `resolveModel` made of model_name/model_path. */
+export function trainingParameters(options: {
+  request: TrainingStartRequest
+  envId: string
+  model: string | undefined
+}): TrainingParameters {
+  const { request } = options
+  const preset = trainingPresets[request.preset]
+  return {
+    preset: request.preset,
+    envId: options.envId,
+    split: request.split ?? preset.split,
+    maxRows: request.max_rows ?? preset.maxRows,
+    model: options.model ?? preset.model,
+    maxSteps: request.max_steps ?? preset.maxSteps,
+    numGenerations: request.num_generations ?? preset.numGenerations,
+    perDeviceTrainBatchSize: request.per_device_train_batch_size ?? preset.perDeviceTrainBatchSize,
+    gradientAccumulationSteps: request.gradient_accumulation_steps ?? preset.gradientAccumulationSteps,
+    maxCompletionLength: request.max_completion_length ?? preset.maxCompletionLength,
+    maxToolCallingIterations: request.max_tool_calling_iterations ?? preset.maxToolCallingIterations,
+    learningRate: request.learning_rate ?? preset.learningRate,
+    temperature: request.temperature ?? preset.temperature,
+    loggingSteps: request.logging_steps ?? preset.loggingSteps,
+    saveSteps: request.save_steps ?? preset.saveSteps,
+    seed: request.seed ?? preset.seed,
+    bf16: request.bf16,
+    bestWindow: request.best_window ?? preset.bestWindow,
+    hubRepo: request.hub_repo,
+  }
+}

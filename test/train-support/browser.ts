@@ -1,0 +1,90 @@
+/**
+ * Headless Chromium for the dashboard tests: Debian's `chromium` driven by playwright-core (no browser
+ * download), and screenshot checks (a real PNG of the page's size, with enough distinct colours that it
+ * is not blank).
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { createCanvas, loadImage } from '@napi-rs/canvas'
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+export const chromiumPath = process.env.RELEASEOPS_CHROMIUM ?? '/usr/bin/chromium'
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `No Chromium at ${chromiumPath}: apt-get install --no-install-recommends chromium (CI does), or set RELEASEOPS_CHROMIUM.`,
+    )
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  })
+}
+
+/** Opens a dashboard page with the operator token entered in its header, as a person would. */
+export async function openPage(browser: Browser, url: string, token: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  ;(page as Page & { errors: string[] }).errors = errors
+  await page.goto(url)
+  await page.fill('#token', token)
+  await page.dispatchEvent('#token', 'change')
+  return page
+}
+
+export function pageErrors(page: Page): string[] {
+  return (page as Page & { errors?: string[] }).errors ?? []
+}
+
+export interface ScreenshotFacts {
+  path: string
+  width: number
+  height: number
+  colors: number
+}
+
+/** Takes a full-page screenshot, keeps it under test-screenshots/, and measures it. */
+export async function screenshot(page: Page, name: string): Promise<ScreenshotFacts> {
+  const png = await page.screenshot({ fullPage: true })
+  const folder = resolve(import.meta.dirname, '..', '..', 'outputs', 'test-screenshots')
+  await mkdir(folder, { recursive: true })
+  const path = join(folder, `${name}.png`)
+  await writeFile(path, png)
+  const image = await loadImage(png)
+  const canvas = createCanvas(image.width, image.height)
+  const context = canvas.getContext('2d')
+  context.drawImage(image, 0, 0)
+  const pixels = context.getImageData(0, 0, image.width, image.height).data
+  const colors = new Set<number>()
+  for (let index = 0; index < pixels.length; index += 4 * 13)
+    colors.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
+  return { path, width: image.width, height: image.height, colors: colors.size }
+}
+
+/** Distinct colours in a canvas element as rendered (a chart that drew nothing has one or two). */
+export async function canvasColors(page: Page, selector: string): Promise<number> {
+  const png = await page.locator(selector).screenshot()
+  const image = await loadImage(png)
+  const canvas = createCanvas(image.width, image.height)
+  const context = canvas.getContext('2d')
+  context.drawImage(image, 0, 0)
+  const pixels = context.getImageData(0, 0, image.width, image.height).data
+  const colors = new Set<number>()
+  for (let index = 0; index < pixels.length; index += 4 * 7)
+    colors.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
+  return colors.size
+}
