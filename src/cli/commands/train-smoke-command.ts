@@ -55,7 +55,12 @@ export function registerTrainSmokeCommand(train: Command): void {
     .option('--python <path>', 'Python with trl, transformers and torch (default .venv-rl/bin/python)')
     .option('--work <dir>', 'working folder; its outputs/ is the server’s outputs root', 'outputs/smoke')
     .option('--env <id>', 'env to train on', defaultEnvId)
-    .option('--steps <n>', 'GRPO optimisation steps (at least 2; 3 by default, a margin should one step draw no reward spread)', parsePositiveInteger, 3)
+    .option(
+      '--steps <n>',
+      'GRPO optimisation steps (at least 2; 3 by default, a margin should one step draw no reward spread)',
+      parsePositiveInteger,
+      3,
+    )
     .option('--warmup-steps <n>', 'supervised warm-up steps', parsePositiveInteger, 200)
     .option('--warmup-rows <n>', 'scripted episodes recorded for the warm-up', parsePositiveInteger, 160)
     .option('--no-stop-check', 'skip stopping a second run mid-way')

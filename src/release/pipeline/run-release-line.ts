@@ -22,7 +22,6 @@ import { splitRecords } from '../canonical/split-records.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
 import { writeFileAtomic, writeFileAtomicAsync } from '../io/atomic-file.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
@@ -30,7 +29,7 @@ import { sha256File, sha256Hex } from '../io/sha256.js'
 import { loadColumnMapping, preprocessWorkbook } from '../preprocess/run-preprocess.js'
 import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.js'
 import { planLegacySft } from '../sft/legacy-sft-rows.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { BackgroundFileWriter, writeRecordArrayInBackground } from '../workers/background-file-writer.js'
 import { releaseLineLayout } from './release-line-layout.js'
 
@@ -75,13 +74,7 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
     corpus: options.corpus,
     ...(options.formal ? { formal: true } : {}),
   })
-  const loaded = loadTaskFiles({
-    registry: options.registry,
-    corpus: options.corpus,
-    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-    grading: resolveGrading(options),
-  })
+  const loaded = loadTaskFor(options)
   parseClassificationStandard(
     readJsonFile(options.classificationStandard, { kind: 'classification standard' }).value,
     options.classificationStandard,

@@ -10,15 +10,15 @@ import { basename, join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
-import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { checkFormalExport } from '../canonical/check-formal-export.js'
 import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { checkDatasetName } from '../contracts/dataset-name.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { type LoadedTask, loadTaskFiles } from '../io/load-task-files.js'
+import type { LoadedTask } from '../io/load-task-files.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { type LabelGapGate, planLegacySft, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { writeRlParquet } from './rl-parquet.js'
 import { rlReleaseFormat } from './rl-row.js'
@@ -70,18 +70,10 @@ function labelGapError(canonical: string, plan: SftPlan): InvalidInputError {
 }
 
 function checkFormal(options: RunRlExportOptions, dataset: string): void {
-  if (!options.formal) return
-  if (!options.configFile)
-    throw new InvalidInputError({
-      code: 'invalid_option',
-      path: '--config-file',
-      message: '--formal needs --config-file.',
-      issues: [],
-    })
-  checkFormalDataset({
-    names: [dataset],
-    formal: loadDatasetsFile(options.configFile).formalDatasets,
-    source: options.configFile,
+  checkFormalExport({
+    dataset,
+    ...(options.formal ? { formal: true } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
   })
 }
 
@@ -191,13 +183,7 @@ export async function runRlExport(options: RunRlExportOptions): Promise<RlExport
       if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
       const dataset = checkDatasetName(options.dataset)
       checkFormal(options, dataset)
-      const loaded = loadTaskFiles({
-        registry: options.registry,
-        corpus: options.corpus,
-        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-        grading: resolveGrading(options),
-      })
+      const loaded = loadTaskFor(options)
       const canonical = loadCanonicalRecords(options.canonical)
       const source = basename(options.canonical)
       const plan = planLegacySft({

@@ -5,20 +5,13 @@
  */
 import { writeFileSync } from 'node:fs'
 import { writeFileAtomic } from '../io/atomic-file.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
 
 export async function runRlValidate(
   options: TaskOptions & { datasetDir: string; report?: string; overwrite?: boolean },
 ): Promise<RlValidationReport> {
-  const loaded = loadTaskFiles({
-    registry: options.registry,
-    corpus: options.corpus,
-    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-    grading: resolveGrading(options),
-  })
+  const loaded = loadTaskFor(options)
   const report = await validateRlRelease({ directory: options.datasetDir, dataset: options.dataset, task: loaded.task })
   if (options.report) {
     writeFileAtomic({

@@ -5,16 +5,15 @@
  */
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { checkFormalExport } from '../canonical/check-formal-export.js'
 import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { checkDatasetName } from '../contracts/dataset-name.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { exportLegacySft, type SftExportReport } from './export-legacy-sft.js'
 import { planLegacySft } from './legacy-sft-rows.js'
-import { resolveGrading, type TaskOptions } from './task-options.js'
+import { loadTaskFor, type TaskOptions } from './task-options.js'
 
 export interface RunSftExportOptions extends TaskOptions {
   canonical: string
@@ -33,27 +32,12 @@ export async function runSftExport(options: RunSftExportOptions): Promise<SftExp
     async () => {
       if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
       const dataset = checkDatasetName(options.dataset)
-      if (options.formal) {
-        if (!options.configFile)
-          throw new InvalidInputError({
-            code: 'invalid_option',
-            path: '--config-file',
-            message: '--formal needs --config-file.',
-            issues: [],
-          })
-        checkFormalDataset({
-          names: [dataset],
-          formal: loadDatasetsFile(options.configFile).formalDatasets,
-          source: options.configFile,
-        })
-      }
-      const loaded = loadTaskFiles({
-        registry: options.registry,
-        corpus: options.corpus,
-        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-        grading: resolveGrading(options),
+      checkFormalExport({
+        dataset,
+        ...(options.formal ? { formal: true } : {}),
+        ...(options.configFile ? { configFile: options.configFile } : {}),
       })
+      const loaded = loadTaskFor(options)
       const { task } = loaded
       const canonical = loadCanonicalRecords(options.canonical)
       const source = basename(options.canonical)

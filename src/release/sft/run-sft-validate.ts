@@ -10,10 +10,9 @@ import { compressors } from 'hyparquet-compressors'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { writeFileAtomic } from '../io/atomic-file.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
 import { sha256Hex } from '../io/sha256.js'
 import { legacySftFormat } from './legacy-sft-rows.js'
-import { resolveGrading, type TaskOptions } from './task-options.js'
+import { loadTaskFor, type TaskOptions } from './task-options.js'
 import { checkLegacyRow, StagePairs } from './validate-legacy-rows.js'
 
 export interface SftValidationReport {
@@ -30,13 +29,7 @@ const maxListedErrors = 50
 export async function runSftValidate(
   options: TaskOptions & { datasetDir: string; report?: string; overwrite?: boolean },
 ): Promise<SftValidationReport> {
-  const loaded = loadTaskFiles({
-    registry: options.registry,
-    corpus: options.corpus,
-    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-    grading: resolveGrading(options),
-  })
+  const loaded = loadTaskFor(options)
   const fields = loaded.task.taskConfig.metadata_fields
   const context = { task: loaded.task, builder: new LegacyPromptBuilder(loaded.task, fields), fields }
   const report: SftValidationReport = {

@@ -1,6 +1,12 @@
 /** @module release/sft: the task files a release command takes, and how its grading standard is chosen. */
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { type GradingSource, loadGradingConfig, loadGradingFromManifest } from '../io/load-task-files.js'
+import {
+  type GradingSource,
+  type LoadedTask,
+  loadGradingConfig,
+  loadGradingFromManifest,
+  loadTaskFiles,
+} from '../io/load-task-files.js'
 
 export interface TaskOptions {
   dataset: string
@@ -28,4 +34,15 @@ export function resolveGrading(options: TaskOptions): GradingSource {
   return options.gradingConfig
     ? loadGradingConfig(options.gradingConfig)
     : loadGradingFromManifest({ manifest: options.gradingManifest as string, dataset: options.dataset })
+}
+
+/** Loads and checks the task files named by a release command's options. */
+export function loadTaskFor(options: TaskOptions): LoadedTask {
+  return loadTaskFiles({
+    registry: options.registry,
+    corpus: options.corpus,
+    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
+    grading: resolveGrading(options),
+  })
 }

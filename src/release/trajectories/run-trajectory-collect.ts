@@ -13,9 +13,8 @@ import { type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { TrajectoryBuilder } from './build-trajectory.js'
 import { collectLine } from './collect-line.js'
 import { planTrajectories } from './plan-trajectories.js'
@@ -64,13 +63,7 @@ export async function runTrajectoryCollect(options: RunTrajectoryCollectOptions)
           message: '--shard-size must be a positive integer.',
           issues: [],
         })
-      const loaded = loadTaskFiles({
-        registry: options.registry,
-        corpus: options.corpus,
-        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-        grading: resolveGrading(options),
-      })
+      const loaded = loadTaskFor(options)
       const canonical = loadCanonicalRecords(options.canonical)
       const plan = planTrajectories({
         records: canonical.records,

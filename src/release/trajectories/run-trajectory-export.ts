@@ -13,14 +13,13 @@ import { envTools } from '../../agent/episode-prompt.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
-import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
+import { checkFormalExport } from '../canonical/check-formal-export.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { SplitName } from '../contracts/canonical-record.js'
-import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { checkDatasetName } from '../contracts/dataset-name.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { planTrajectories } from './plan-trajectories.js'
 import { removeStaleStaging } from './remove-stale-staging.js'
 import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
@@ -49,18 +48,7 @@ export interface RunTrajectoryExportOptions extends TaskOptions {
 
 function formalChecks(options: RunTrajectoryExportOptions, dataset: string): void {
   if (!options.formal) return
-  if (!options.configFile)
-    throw new InvalidInputError({
-      code: 'invalid_option',
-      path: '--config-file',
-      message: '--formal needs --config-file.',
-      issues: [],
-    })
-  checkFormalDataset({
-    names: [dataset],
-    formal: loadDatasetsFile(options.configFile).formalDatasets,
-    source: options.configFile,
-  })
+  checkFormalExport({ dataset, formal: true, ...(options.configFile ? { configFile: options.configFile } : {}) })
   if (parseThinkSource(options.thinkSource).kind === 'mock') {
     throw new InvalidInputError({
       code: 'mock_thoughts_not_formal',
@@ -86,13 +74,7 @@ export async function runTrajectoryExport(options: RunTrajectoryExportOptions): 
       const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
       const overLimit = options.thinkOverLimit ?? 'error'
       options.onPhase?.('plan')
-      const loaded = loadTaskFiles({
-        registry: options.registry,
-        corpus: options.corpus,
-        ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-        ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-        grading: resolveGrading(options),
-      })
+      const loaded = loadTaskFor(options)
       const canonical = loadCanonicalRecords(options.canonical)
       const plan = planTrajectories({
         records: canonical.records,

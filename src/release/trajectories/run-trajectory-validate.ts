@@ -6,8 +6,7 @@
 import { writeFileSync } from 'node:fs'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { writeFileAtomic } from '../io/atomic-file.js'
-import { loadTaskFiles } from '../io/load-task-files.js'
-import { resolveGrading, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
 
 export interface RunTrajectoryValidateOptions extends TaskOptions {
@@ -18,13 +17,7 @@ export interface RunTrajectoryValidateOptions extends TaskOptions {
 }
 
 export function runTrajectoryValidate(options: RunTrajectoryValidateOptions): TrajectoryValidationReport {
-  const loaded = loadTaskFiles({
-    registry: options.registry,
-    corpus: options.corpus,
-    ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-    ...(options.metadataFields ? { metadataFields: options.metadataFields } : {}),
-    grading: resolveGrading(options),
-  })
+  const loaded = loadTaskFor(options)
   const report = validateTrajectoryRelease({
     dir: options.datasetDir,
     task: loaded.task,
