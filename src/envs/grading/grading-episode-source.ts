@@ -51,8 +51,52 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
   return fail(`Invalid ${prefix}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`, issues)
 }
 
-/** The episode described by reset options, checked against the task's registry and levels. */
-export function episodeSourceFromOptions(options: Record<string, unknown>, task: GradingTask): GradingEpisodeSource {
+type Plain = Record<string, unknown>
+
+/** What zod's (loose) object and record schemas accept, narrowed to plain objects. */
+function isPlain(value: unknown): value is Plain {
+  if (typeof value !== 'object' || value === null) return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function trimmed(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const text = value.trim()
+  return text.length > 0 ? text : undefined
+}
+
+/**
+ * The well-formed cases checked by hand, with exactly the schemas' results (every reset of a release
+ * validation passes here); undefined sends anything else through the schemas for their detailed errors.
+ */
+export function quickEpisodeSource(options: Plain, levelField: string): GradingEpisodeSource | undefined {
+  const keys = Object.keys(options)
+  if (keys.length !== 1) return undefined
+  if (keys[0] === 'row') {
+    const row = options.row
+    if (!isPlain(row) || !isPlain(row.reward_model) || !isPlain(row.extra_info)) return undefined
+    const info = row.extra_info
+    const sourceId = trimmed(info.source_id)
+    const groundTruth = trimmed(row.reward_model.ground_truth)
+    const groundTruthLevel = trimmed(info.ground_truth_level)
+    if (!sourceId || !groundTruth || !groundTruthLevel || !isPlain(info.metadata)) return undefined
+    return { sourceId, metadata: { ...info.metadata }, groundTruth, groundTruthLevel }
+  }
+  if (keys[0] === 'record') {
+    const record = options.record
+    if (!isPlain(record) || !isPlain(record.target) || !isPlain(record.metadata)) return undefined
+    if (record.resolution_status !== undefined && record.resolution_status !== 'resolved') return undefined
+    const sourceId = trimmed(record.id)
+    const groundTruth = trimmed(record.target.category_id)
+    const groundTruthLevel = trimmed(record[levelField])
+    if (!sourceId || !groundTruth || !groundTruthLevel) return undefined
+    return { sourceId, metadata: { ...record.metadata }, groundTruth, groundTruthLevel }
+  }
+  return undefined
+}
+
+export function schemaEpisodeSource(options: Record<string, unknown>, task: GradingTask): GradingEpisodeSource {
   const { record, row } = parse(gradingResetOptionsSchema, options, 'options')
   if ((record === undefined) === (row === undefined)) {
     fail('Reset options need exactly one of record (a canonical record) or row (an RL release row).', [
@@ -77,6 +121,12 @@ export function episodeSourceFromOptions(options: Record<string, unknown>, task:
       groundTruthLevel: parsed.extra_info.ground_truth_level,
     }
   }
+  return source
+}
+
+/** The episode described by reset options, checked against the task's registry and levels. */
+export function episodeSourceFromOptions(options: Record<string, unknown>, task: GradingTask): GradingEpisodeSource {
+  const source = quickEpisodeSource(options, task.grading.gt_field) ?? schemaEpisodeSource(options, task)
   if (!task.choices.hasCategoryId(source.groundTruth)) {
     fail(`Ground truth "${source.groundTruth}" is not in the task's leaf registry.`, [
       { code: 'unknown_category', path: 'options.ground_truth', message: `"${source.groundTruth}" is not a registry category` },

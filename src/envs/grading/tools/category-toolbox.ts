@@ -46,6 +46,15 @@ interface FeaturePostings {
   body: number[]
 }
 
+/** The field-only part of every document's search score, and the field's features. */
+interface FieldPart {
+  features: Set<string>
+  scores: Int32Array
+}
+
+/** Entries each memo keeps before it starts afresh (keeps memory flat on any input). */
+const memoLimit = 8192
+
 const failure = (code: string, message: string): { ok: false; error: ToolError } => ({ ok: false, error: { code, message } })
 
 /** The top-level group of a category: its first path element, else the first letter of its id's head. */
@@ -62,10 +71,15 @@ export class CategoryToolbox {
   private readonly documents: SearchDocument[]
   /** Feature → documents: a query touches only the documents that share a feature with it. */
   private readonly postings = new Map<string, FeaturePostings>()
-  /** Per-document overlap counters, reused by every search (field∩name, table∩name, query∩body). */
-  private readonly fieldHits: Int32Array
+  /** Per-document overlap counters, reused by every search (table∩name, table-only features∩body). */
   private readonly tableHits: Int32Array
   private readonly bodyHits: Int32Array
+  /**
+   * Field names repeat across tables, so the part of a score that depends on the field alone (name match,
+   * field∩name, field∩body) and the features of table names are kept per text. Bounded; pure memoisation.
+   */
+  private readonly fieldParts = new Map<string, FieldPart>()
+  private readonly tableFeatures = new Map<string, Set<string>>()
   private readonly canonicalIds: string[]
   private readonly groups: BrowseResult['groups']
 
@@ -96,7 +110,6 @@ export class CategoryToolbox {
         nameText: normalizeKeyText(nameParts.join(' ')),
       }
     })
-    this.fieldHits = new Int32Array(this.documents.length)
     this.tableHits = new Int32Array(this.documents.length)
     this.bodyHits = new Int32Array(this.documents.length)
     const counts = new Map<string, number>()
@@ -120,6 +133,38 @@ export class CategoryToolbox {
       const documents = this.postings.get(feature)?.[side]
       if (documents) for (const index of documents) hits[index] = (hits[index] as number) + 1
     }
+  }
+
+  /** Name match + 8·|field∩name| + 2·|field∩body| per document, for a normalised field name. */
+  private fieldPart(field: string): FieldPart {
+    let part = this.fieldParts.get(field)
+    if (part) return part
+    const features = lexicalFeatures(field)
+    const scores = new Int32Array(this.documents.length)
+    for (const feature of features) {
+      const posting = this.postings.get(feature)
+      if (!posting) continue
+      for (const index of posting.name) scores[index] = (scores[index] as number) + 8
+      for (const index of posting.body) scores[index] = (scores[index] as number) + 2
+    }
+    for (const document of this.documents) {
+      if (field === document.nameText) scores[document.index] = (scores[document.index] as number) + 100
+      else if (document.nameText.includes(field) || field.includes(document.nameText))
+        scores[document.index] = (scores[document.index] as number) + 35
+    }
+    part = { features, scores }
+    if (this.fieldParts.size >= memoLimit) this.fieldParts.clear()
+    this.fieldParts.set(field, part)
+    return part
+  }
+
+  private tableFeaturesOf(tableName: string): Set<string> {
+    let features = this.tableFeatures.get(tableName)
+    if (features) return features
+    features = lexicalFeatures(normalizeKeyText(tableName))
+    if (this.tableFeatures.size >= memoLimit) this.tableFeatures.clear()
+    this.tableFeatures.set(tableName, features)
+    return features
   }
 
   /** Model-visible text with any canonical id replaced by "[redacted-id]". */
@@ -147,29 +192,38 @@ export class CategoryToolbox {
     if (options.scope !== undefined && !this.groups.some((group) => group.scope_key === options.scope)) {
       return failure('unknown_scope', `unknown scope_key "${options.scope}"; call browse_categories for the valid keys`)
     }
-    const fieldFeatures = lexicalFeatures(field)
-    const tableFeatures = lexicalFeatures(normalizeKeyText(options.tableName))
-    const queryFeatures = new Set([...fieldFeatures, ...tableFeatures])
-    this.countHits(fieldFeatures, 'name', this.fieldHits)
+    const part = this.fieldPart(field)
+    const tableFeatures = this.tableFeaturesOf(options.tableName)
     this.countHits(tableFeatures, 'name', this.tableHits)
-    this.countHits(queryFeatures, 'body', this.bodyHits)
-    const scored = this.documents
-      .filter((document) => options.scope === undefined || document.scopeKey === options.scope)
-      .map((document) => {
-        const index = document.index
-        let score = 0
-        if (field === document.nameText) score += 100
-        else if (document.nameText.includes(field) || field.includes(document.nameText)) score += 35
-        score += 8 * (this.fieldHits[index] as number)
-        score += 3 * (this.tableHits[index] as number)
-        score += 2 * (this.bodyHits[index] as number)
-        return { document, score }
-      })
-    scored.sort((left, right) => right.score - left.score || left.document.index - right.document.index)
+    // |query∩body| = |field∩body| (in the field part) + |(table \ field)∩body|.
+    this.bodyHits.fill(0)
+    for (const feature of tableFeatures) {
+      if (part.features.has(feature)) continue
+      const documents = this.postings.get(feature)?.body
+      if (documents) for (const index of documents) this.bodyHits[index] = (this.bodyHits[index] as number) + 1
+    }
+    // The best topK by score, ties by registry order: an insertion into a short sorted list (no full sort).
+    const best: SearchDocument[] = []
+    const bestScores: number[] = []
+    for (const document of this.documents) {
+      if (options.scope !== undefined && document.scopeKey !== options.scope) continue
+      const index = document.index
+      const score = (part.scores[index] as number) + 3 * (this.tableHits[index] as number) + 2 * (this.bodyHits[index] as number)
+      // Documents come in index order, so a later one ranks after every equal score already kept.
+      let at = best.length
+      while (at > 0 && (bestScores[at - 1] as number) < score) at--
+      if (at >= topK) continue
+      best.splice(at, 0, document)
+      bestScores.splice(at, 0, score)
+      if (best.length > topK) {
+        best.pop()
+        bestScores.pop()
+      }
+    }
     return {
       ok: true,
       result: {
-        candidates: scored.slice(0, topK).map(({ document }) => ({
+        candidates: best.map((document) => ({
           choice_id: document.choiceId,
           name: document.name,
           summary: document.summary,
