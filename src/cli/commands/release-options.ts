@@ -53,3 +53,49 @@ export function taskFileOptions(flags: TaskFileFlags) {
     ...(flags.gradingManifest ? { gradingManifest: flags.gradingManifest } : {}),
   }
 }
+
+/** What a release validator reports: the fields a `validate` command prints. */
+interface ValidationSummary {
+  valid: boolean
+  splits: unknown
+  cross_split_errors: unknown
+  report_errors: unknown
+}
+
+/**
+ * `<parent> validate --dataset-dir <dir> [--report <file>] [--overwrite]` plus the task files: runs
+ * `validate`, prints its summary and exits 1 when the release is invalid.
+ */
+export function addReleaseValidateCommand(
+  parent: Command,
+  options: {
+    description: string
+    validate(
+      options: ReturnType<typeof taskFileOptions> & { datasetDir: string; report?: string; overwrite?: boolean },
+    ): Promise<ValidationSummary>
+  },
+): void {
+  addTaskFileOptions(
+    parent
+      .command('validate')
+      .description(options.description)
+      .requiredOption('--dataset-dir <dir>', 'the release directory')
+      .option('--report <file>', 'validation report JSON to write'),
+  )
+    .option('--overwrite', 'replace an existing report')
+    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+      const report = await options.validate({
+        ...taskFileOptions(flags),
+        datasetDir: flags.datasetDir,
+        ...(flags.report ? { report: flags.report } : {}),
+        ...(flags.overwrite ? { overwrite: true } : {}),
+      })
+      printSummary({
+        valid: report.valid,
+        splits: report.splits,
+        cross_split_errors: report.cross_split_errors,
+        report_errors: report.report_errors,
+      })
+      if (!report.valid) process.exitCode = 1
+    })
+}

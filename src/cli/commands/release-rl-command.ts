@@ -6,7 +6,14 @@ import type { Command } from 'commander'
 import { runValidateCascade } from '../../release/mixtures/validate-cascade.js'
 import { runRlExport } from '../../release/rl/run-rl-export.js'
 import { runRlValidate } from '../../release/rl/run-rl-validate.js'
-import { addTaskFileOptions, collect, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+import {
+  addReleaseValidateCommand,
+  addTaskFileOptions,
+  collect,
+  printSummary,
+  type TaskFileFlags,
+  taskFileOptions,
+} from './release-options.js'
 
 interface ExportFlags extends TaskFileFlags {
   canonical: string
@@ -61,29 +68,10 @@ export function registerReleaseRlCommand(release: Command): void {
       })
       printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
     })
-  addTaskFileOptions(
-    rl
-      .command('validate')
-      .description('Read an RL release back and check every row, stage pair, order, split overlap and hash; exit 1 if invalid.')
-      .requiredOption('--dataset-dir <dir>', 'the release directory')
-      .option('--report <file>', 'validation report JSON to write'),
-  )
-    .option('--overwrite', 'replace an existing report')
-    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
-      const report = await runRlValidate({
-        ...taskFileOptions(flags),
-        datasetDir: flags.datasetDir,
-        ...(flags.report ? { report: flags.report } : {}),
-        ...(flags.overwrite ? { overwrite: true } : {}),
-      })
-      printSummary({
-        valid: report.valid,
-        splits: report.splits,
-        cross_split_errors: report.cross_split_errors,
-        report_errors: report.report_errors,
-      })
-      if (!report.valid) process.exitCode = 1
-    })
+  addReleaseValidateCommand(rl, {
+    description: 'Read an RL release back and check every row, stage pair, order, split overlap and hash; exit 1 if invalid.',
+    validate: runRlValidate,
+  })
   rl.command('validate-cascade')
     .description(
       'Check an rl-cascade mixture: stage1-only rows, the RL row contract, ids, order, counts, hashes; exit 1 if invalid.',

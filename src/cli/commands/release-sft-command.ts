@@ -3,7 +3,14 @@ import type { Command } from 'commander'
 import { runSftExport } from '../../release/sft/run-sft-export.js'
 import { runSftValidate } from '../../release/sft/run-sft-validate.js'
 import { createProgress } from '../progress.js'
-import { addTaskFileOptions, collect, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+import {
+  addReleaseValidateCommand,
+  addTaskFileOptions,
+  collect,
+  printSummary,
+  type TaskFileFlags,
+  taskFileOptions,
+} from './release-options.js'
 
 interface ExportFlags extends TaskFileFlags {
   canonical: string
@@ -50,27 +57,8 @@ export function registerReleaseSftCommand(release: Command): void {
         progress.stop()
       }
     })
-  addTaskFileOptions(
-    sft
-      .command('validate')
-      .description('Read a legacy SFT release back and check every row, stage pair, split overlap and hash; exit 1 if invalid.')
-      .requiredOption('--dataset-dir <dir>', 'the release directory')
-      .option('--report <file>', 'validation report JSON to write'),
-  )
-    .option('--overwrite', 'replace an existing report')
-    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
-      const report = await runSftValidate({
-        ...taskFileOptions(flags),
-        datasetDir: flags.datasetDir,
-        ...(flags.report ? { report: flags.report } : {}),
-        ...(flags.overwrite ? { overwrite: true } : {}),
-      })
-      printSummary({
-        valid: report.valid,
-        splits: report.splits,
-        cross_split_errors: report.cross_split_errors,
-        report_errors: report.report_errors,
-      })
-      if (!report.valid) process.exitCode = 1
-    })
+  addReleaseValidateCommand(sft, {
+    description: 'Read a legacy SFT release back and check every row, stage pair, split overlap and hash; exit 1 if invalid.',
+    validate: runSftValidate,
+  })
 }

@@ -1,5 +1,5 @@
 /** @module release/io: single-file outputs are written to a temporary file beside them, then renamed. */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { outputExistsError } from './publish-directory.js'
 
@@ -34,4 +34,13 @@ export async function writeFileAtomicAsync(options: {
     rmSync(temporary, { force: true })
     throw error
   }
+}
+
+/** A JSON report (two-space indent, trailing newline), written atomically. */
+export function writeJsonReport(options: { path: string; overwrite?: boolean; value: unknown }): void {
+  writeFileAtomic({
+    path: options.path,
+    overwrite: options.overwrite ?? false,
+    write: (temporary) => writeFileSync(temporary, `${JSON.stringify(options.value, null, 2)}\n`),
+  })
 }

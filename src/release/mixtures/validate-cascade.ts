@@ -4,11 +4,10 @@
  * from the task, the native trajectory format, exactly the extra_info keys the agent loop accepts), plus
  * every mixture-level check (`validateMixtureRelease`).
  */
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
+import { writeJsonReport } from '../io/atomic-file.js'
 import { readJsonFile } from '../io/read-json-file.js'
 import { checkRlRow, type RlRowContext, rlRowContext } from '../rl/check-rl-row.js'
 import { type MixtureInputSpec, parseMixtureInputs } from './mixture-inputs.js'
@@ -72,11 +71,7 @@ export async function runValidateCascade(
     ...(inputs ? { inputs } : {}),
   })
   if (options.report) {
-    writeFileAtomic({
-      path: options.report,
-      overwrite: options.overwrite ?? false,
-      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
-    })
+    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }

@@ -3,8 +3,7 @@
  * was exported from (every row rebuilt, stage pairs, order, split overlap, artifact hashes), with an
  * optional report file. The caller exits non-zero when it is invalid.
  */
-import { writeFileSync } from 'node:fs'
-import { writeFileAtomic } from '../io/atomic-file.js'
+import { writeJsonReport } from '../io/atomic-file.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
 
@@ -14,11 +13,7 @@ export async function runRlValidate(
   const loaded = loadTaskFor(options)
   const report = await validateRlRelease({ directory: options.datasetDir, dataset: options.dataset, task: loaded.task })
   if (options.report) {
-    writeFileAtomic({
-      path: options.report,
-      overwrite: options.overwrite ?? false,
-      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
-    })
+    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }

@@ -3,13 +3,13 @@
  * independent reader (hyparquet), checks every row, the stage pairs, split overlap and the hashes recorded
  * in `export_report.json`, and writes a validation report. The caller exits non-zero when it is invalid.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
+import { writeJsonReport } from '../io/atomic-file.js'
 import { sha256Hex } from '../io/sha256.js'
 import { legacySftFormat } from './legacy-sft-rows.js'
 import { loadTaskFor, type TaskOptions } from './task-options.js'
@@ -108,11 +108,7 @@ export async function runSftValidate(
     report.cross_split_errors.length === 0 &&
     report.report_errors.length === 0
   if (options.report) {
-    writeFileAtomic({
-      path: options.report,
-      overwrite: options.overwrite ?? false,
-      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
-    })
+    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }

@@ -5,7 +5,7 @@
  * tokens (rows, max, p95, mean), the rows over `--max-length` tokens and their share, and a few rendered
  * snapshots (the first row of each class in each split, up to `--snapshot-rows`).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { envTools } from '../../agent/episode-prompt.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
@@ -14,7 +14,7 @@ import { chatFormat } from '../../chat/format-registry.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { type SplitName, splitNames } from '../contracts/canonical-record.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
+import { writeJsonReport } from '../io/atomic-file.js'
 import { readTrajectoryRows } from './read-trajectory-rows.js'
 import { readExportReport } from './report-consistency.js'
 import { type LengthSummary, summarizeLengths } from './stats/length-summary.js'
@@ -150,11 +150,7 @@ export async function runTrajectoryStats(options: {
     })
   }
   if (options.report) {
-    writeFileAtomic({
-      path: options.report,
-      overwrite: options.overwrite ?? false,
-      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
-    })
+    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }

@@ -3,9 +3,8 @@
  * with `--canonical`, the records the release came from), validates the release and optionally writes
  * the report. The caller exits non-zero when it is invalid.
  */
-import { writeFileSync } from 'node:fs'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
+import { writeJsonReport } from '../io/atomic-file.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
 
@@ -25,11 +24,7 @@ export function runTrajectoryValidate(options: RunTrajectoryValidateOptions): Tr
     ...(options.canonical ? { canonical: loadCanonicalRecords(options.canonical).records } : {}),
   })
   if (options.report) {
-    writeFileAtomic({
-      path: options.report,
-      overwrite: options.overwrite ?? false,
-      write: (temporary) => writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`),
-    })
+    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }
