@@ -32,7 +32,8 @@ describe('training page', () => {
     expect(await page.textContent('#message')).toContain('live feed: unauthorized')
     expect(await page.textContent('#message')).toContain('enter the server token above')
     await page.click('[data-testid=start]')
-    await page.waitForFunction("!document.querySelector('#message').textContent.includes('live feed')")
+    // Polled from here: the page's CSP (script-src 'self') forbids the eval a string waitForFunction needs.
+    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).not.toContain('live feed')
     expect(await page.textContent('#message')).toMatch(/^unauthorized: .*\(enter the server token above\)/)
     const status = (await (await server.call('/train/status')).json()) as { state: string; run_id: string | null }
     expect(status).toMatchObject({ state: 'idle', run_id: null })
@@ -75,9 +76,16 @@ describe('training page', () => {
     await page.waitForSelector('[data-testid=summary-table]')
     expect(await page.textContent('[data-testid=summary-table]')).toContain('reward')
     // An <img src> cannot send the token: the page fetches the PNG with it and shows it as a blob: URL.
-    await page.waitForFunction(
-      "(() => { const image = document.querySelector('[data-testid=plot]'); return image.src.startsWith('blob:') && image.complete && image.naturalWidth > 0 })()",
-    )
+    await expect
+      .poll(
+        () =>
+          page.$eval('[data-testid=plot]', (element: unknown) => {
+            const image = element as { src: string; complete: boolean; naturalWidth: number }
+            return image.src.startsWith('blob:') && image.complete && image.naturalWidth > 0
+          }),
+        { timeout: 15_000 },
+      )
+      .toBe(true)
     expect(await page.$eval('[data-testid=plot]', (image: unknown) => (image as { naturalWidth: number }).naturalWidth)).toBe(900)
     expect(await page.textContent('[data-testid=log]')).toContain('fake trainer: step 6/6')
     expect(await page.isDisabled('[data-testid=stop]')).toBe(true)
