@@ -99,3 +99,42 @@ export function addReleaseValidateCommand(
       if (!report.valid) process.exitCode = 1
     })
 }
+
+/** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
+export interface ExportFlags extends TaskFileFlags {
+  canonical: string
+  outputDir: string
+  allowLabelGaps: string[]
+  allowAnyLabelGap?: boolean
+  formal?: boolean
+  configFile?: string
+  failedAudit?: string
+}
+
+/** `--canonical`, `--output-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
+export function addExportOptions(command: Command): Command {
+  return addTaskFileOptions(
+    command
+      .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
+      .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+  )
+    .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
+    .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
+    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
+    .option('--config-file <file>', 'datasets config (for --formal)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
+}
+
+/** Export flags → the export stage's options (absent flags left out). */
+export function exportOptions(flags: ExportFlags) {
+  return {
+    ...taskFileOptions(flags),
+    canonical: flags.canonical,
+    outputDir: flags.outputDir,
+    allowLabelGaps: flags.allowLabelGaps,
+    ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
+    ...(flags.formal ? { formal: true } : {}),
+    ...(flags.configFile ? { configFile: flags.configFile } : {}),
+    ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
+  }
+}

@@ -7,23 +7,13 @@ import { runValidateCascade } from '../../release/mixtures/validate-cascade.js'
 import { runRlExport } from '../../release/rl/run-rl-export.js'
 import { runRlValidate } from '../../release/rl/run-rl-validate.js'
 import {
+  addExportOptions,
   addReleaseValidateCommand,
-  addTaskFileOptions,
   collect,
+  type ExportFlags,
+  exportOptions,
   printSummary,
-  type TaskFileFlags,
-  taskFileOptions,
 } from './release-options.js'
-
-interface ExportFlags extends TaskFileFlags {
-  canonical: string
-  outputDir: string
-  allowLabelGaps: string[]
-  allowAnyLabelGap?: boolean
-  formal?: boolean
-  configFile?: string
-  failedAudit?: string
-}
 
 interface CascadeFlags {
   datasetDir: string
@@ -41,33 +31,16 @@ export function registerReleaseRlCommand(release: Command): void {
   const rl = release
     .command('rl')
     .description('VeRL RL releases: stage1/stage2 pairs in the five VeRL columns, and cascade checks.')
-  addTaskFileOptions(
+  addExportOptions(
     rl
       .command('export')
       .description(
         'Export train/val/test Parquet (data_source, prompt, ability, reward_model, extra_info) + export_report.json, atomically.',
-      )
-      .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
-      .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
-  )
-    .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
-    .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
-    .option('--formal', 'only allow datasets in formal_datasets of --config-file')
-    .option('--config-file <file>', 'datasets config (for --formal)')
-    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
-    .action(async (flags: ExportFlags) => {
-      const report = await runRlExport({
-        ...taskFileOptions(flags),
-        canonical: flags.canonical,
-        outputDir: flags.outputDir,
-        allowLabelGaps: flags.allowLabelGaps,
-        ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
-        ...(flags.formal ? { formal: true } : {}),
-        ...(flags.configFile ? { configFile: flags.configFile } : {}),
-        ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
-      })
-      printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
-    })
+      ),
+  ).action(async (flags: ExportFlags) => {
+    const report = await runRlExport(exportOptions(flags))
+    printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
+  })
   addReleaseValidateCommand(rl, {
     description: 'Read an RL release back and check every row, stage pair, order, split overlap and hash; exit 1 if invalid.',
     validate: runRlValidate,
