@@ -1,25 +1,10 @@
 /** @module cli: `releaseops release canonical build|split|quarantine-conflicts`. */
 import type { Command } from 'commander'
-import { runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
+import { type RunCanonicalBuildOptions, runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
 import { runCanonicalSplit } from '../../release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../../release/canonical/run-quarantine-conflicts.js'
 import { parseInteger } from '../parse-options.js'
 import { parseRatio, printSummary } from './release-options.js'
-
-interface BuildFlags {
-  dataset: string
-  configFile: string
-  canonicalDir: string
-  processedDir?: string
-  processed?: string
-  registryDir?: string
-  registry?: string
-  corpusDir?: string
-  corpus?: string
-  formal?: boolean
-  overwrite?: boolean
-  failedAudit?: string
-}
 
 interface SplitFlags {
   canonicalDir: string
@@ -59,7 +44,7 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--overwrite', 'replace an existing canonical dataset')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
-    .action(async (flags: BuildFlags) => {
+    .action(async (flags: RunCanonicalBuildOptions) => {
       const report = await runCanonicalBuild(defined({ ...flags }))
       printSummary({ dataset: report.dataset, output_records: report.output_records, status_counts: report.status_counts })
     })

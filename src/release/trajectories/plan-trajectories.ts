@@ -4,11 +4,15 @@
  * per split, as `TrajectorySource`s (prompt metadata as text). The task must show `field_name` and
  * `table_name`, since every search call passes them.
  */
+import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { metadataText } from '../../envs/grading/native-prompt.js'
+import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
+import type { LoadedTask } from '../io/load-task-files.js'
 import { planLegacySft, type SftPlan } from '../sft/legacy-sft-rows.js'
+import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import type { TrajectorySource } from './build-trajectory.js'
 
 export interface TrajectoryPlan {
@@ -80,4 +84,20 @@ export function planTrajectories(options: {
   for (const [split, entries] of Object.entries(plan.splits) as [SplitName, SftPlan['splits'][SplitName]][])
     splits[split] = entries.map((entry) => trajectorySourceOf(entry.record, entry.level, fields))
   return { splits, gate: plan.gate, skippedNoLevel: plan.skippedNoLevel, canonicalResolved: plan.canonicalResolved }
+}
+
+/** Loads the task files and the canonical records a trajectory stage names, and plans their trajectories. */
+export function loadTrajectoryPlan(
+  options: TaskOptions & { canonical: string; allowLabelGaps?: readonly string[]; allowAnyLabelGap?: boolean },
+): { loaded: LoadedTask; canonical: ReturnType<typeof loadCanonicalRecords>; plan: TrajectoryPlan } {
+  const loaded = loadTaskFor(options)
+  const canonical = loadCanonicalRecords(options.canonical)
+  const plan = planTrajectories({
+    records: canonical.records,
+    task: loaded.task,
+    source: basename(options.canonical),
+    ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
+    ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
+  })
+  return { loaded, canonical, plan }
 }

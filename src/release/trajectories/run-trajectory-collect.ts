@@ -6,18 +6,17 @@
  */
 
 import { writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import type { TaskOptions } from '../sft/task-options.js'
 import { TrajectoryBuilder } from './build-trajectory.js'
 import { collectLine } from './collect-line.js'
-import { planTrajectories } from './plan-trajectories.js'
+import { loadTrajectoryPlan } from './plan-trajectories.js'
 import { removeStaleStaging } from './remove-stale-staging.js'
 import { type TrajectoryClass, trajectoryClasses } from './trajectory-class.js'
 import { defaultShardSize, trajectoryCollectFormat, trajectoryFormat } from './trajectory-format.js'
@@ -63,15 +62,7 @@ export async function runTrajectoryCollect(options: RunTrajectoryCollectOptions)
           message: '--shard-size must be a positive integer.',
           issues: [],
         })
-      const loaded = loadTaskFor(options)
-      const canonical = loadCanonicalRecords(options.canonical)
-      const plan = planTrajectories({
-        records: canonical.records,
-        task: loaded.task,
-        source: basename(options.canonical),
-        ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
-        ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
-      })
+      const { loaded, canonical, plan } = loadTrajectoryPlan(options)
       const builder = new TrajectoryBuilder(loaded.task)
       const report: CollectReport = {
         format: trajectoryCollectFormat,

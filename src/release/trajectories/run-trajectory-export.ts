@@ -8,19 +8,18 @@
  */
 
 import { writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { envTools } from '../../agent/episode-prompt.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { checkFormalExport } from '../canonical/check-formal-export.js'
-import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { SplitName } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
-import { planTrajectories } from './plan-trajectories.js'
+import type { TaskOptions } from '../sft/task-options.js'
+import { loadTrajectoryPlan } from './plan-trajectories.js'
 import { removeStaleStaging } from './remove-stale-staging.js'
 import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
 import { buildExportReport, type TrajectoryExportReport } from './trajectory-export-report.js'
@@ -74,15 +73,7 @@ export async function runTrajectoryExport(options: RunTrajectoryExportOptions): 
       const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
       const overLimit = options.thinkOverLimit ?? 'error'
       options.onPhase?.('plan')
-      const loaded = loadTaskFor(options)
-      const canonical = loadCanonicalRecords(options.canonical)
-      const plan = planTrajectories({
-        records: canonical.records,
-        task: loaded.task,
-        source: basename(options.canonical),
-        ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
-        ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
-      })
+      const { loaded, canonical, plan } = loadTrajectoryPlan(options)
       const provider = createThoughtProvider(options.thinkSource)
       const tools = envTools(gradingV1Spec)
       let report: TrajectoryExportReport | undefined

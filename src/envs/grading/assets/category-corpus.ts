@@ -3,7 +3,7 @@
  * examples, which the tools show. It must cover the leaf registry exactly (checked by the task).
  */
 import { z } from 'zod'
-import { type AssetSource, parseAsset } from './parse-asset.js'
+import { type AssetSource, parseAsset, refineUniqueCategoryIds } from './parse-asset.js'
 
 const trimmed = z.string().transform((value) => value.trim())
 const textList = z
@@ -38,17 +38,7 @@ export const categoryCorpusSchema = z
     categories: z.array(corpusCategorySchema),
   })
   .superRefine((corpus, context) => {
-    const seen = new Map<string, number>()
-    corpus.categories.forEach((category, index) => {
-      const first = seen.get(category.category_id)
-      if (first !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: ['categories', index, 'category_id'],
-          message: `duplicate category_id "${category.category_id}" (first at categories.${first})`,
-        })
-      } else seen.set(category.category_id, index)
-    })
+    refineUniqueCategoryIds(corpus.categories, context)
   })
 
 export type CategoryCorpus = z.output<typeof categoryCorpusSchema>

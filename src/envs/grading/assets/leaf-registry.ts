@@ -3,7 +3,7 @@
  * order fixes the choice ids ("1".."N") a model sees; `category_id` is the only identity.
  */
 import { z } from 'zod'
-import { type AssetSource, parseAsset } from './parse-asset.js'
+import { type AssetSource, parseAsset, refineUniqueCategoryIds } from './parse-asset.js'
 
 /** The smallest registry the task accepts (the original's invariant). */
 export const minimumLeafCount = 5
@@ -49,17 +49,7 @@ export const leafRegistrySchema = z
         message: `a leaf registry needs at least ${minimumLeafCount} categories, got ${registry.categories.length}`,
       })
     }
-    const seen = new Map<string, number>()
-    registry.categories.forEach((category, index) => {
-      const first = seen.get(category.category_id)
-      if (first !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: ['categories', index, 'category_id'],
-          message: `duplicate category_id "${category.category_id}" (first at categories.${first})`,
-        })
-      } else seen.set(category.category_id, index)
-    })
+    refineUniqueCategoryIds(registry.categories, context)
   })
 
 export type LeafRegistry = z.output<typeof leafRegistrySchema>

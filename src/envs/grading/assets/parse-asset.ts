@@ -44,3 +44,21 @@ export function parseAsset<Schema extends z.ZodType>(schema: Schema, value: unkn
     })),
   )
 }
+
+/** Adds an issue for every category whose `category_id` an earlier one already has (refinement of both assets). */
+export function refineUniqueCategoryIds(
+  categories: readonly { category_id: string }[],
+  context: { addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string }): void },
+): void {
+  const seen = new Map<string, number>()
+  categories.forEach((category, index) => {
+    const first = seen.get(category.category_id)
+    if (first !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['categories', index, 'category_id'],
+        message: `duplicate category_id "${category.category_id}" (first at categories.${first})`,
+      })
+    } else seen.set(category.category_id, index)
+  })
+}
