@@ -155,6 +155,10 @@ class ReleaseOpsEnv:
         return self._call("hold_release", reason_code=reason_code)
 
     def _call(self, tool: str, **arguments: Any) -> str:
+        return self._step(tool, arguments)
+
+    def _step(self, tool: str, arguments: Dict[str, Any]) -> str:
+        """One call through the server; arguments travel as a dict (any names, even "tool")."""
         session = self._box["session"]
         if session is None:
             raise ValueError("No episode: reset() must run before any tool.")

@@ -20,7 +20,6 @@ import threading
 from typing import Any, Callable, Dict, Optional
 
 from releaseops_client import ReleaseOpsEnv as _ClientEnv
-from releaseops_client import ReleaseOpsHTTPError
 
 from .files import append_jsonl
 
@@ -99,25 +98,14 @@ def recording_env_class(rollouts_path: str, base_url: str, env_id: str, token: O
             )
             return reward
 
-        def _call(self, tool: str, **arguments: Any) -> str:
-            return self._step(tool, arguments)
-
         def _step(self, tool: str, arguments: Dict[str, Any]) -> str:
-            """One call through the server; arguments travel as a dict (any names, even "tool")."""
-            session = self._box["session"]
-            if session is None:
-                raise ValueError("No episode: reset() must run before any tool.")
-            self._tool_calls += 1
-            try:
-                reply = session.step(tool, arguments)
-            except ReleaseOpsHTTPError as error:
-                if error.code == "reset_needed":
-                    raise ValueError("The episode is over (step limit reached); no more tool calls.") from None
-                raise
-            self._record(reply)
-            if reply.get("error") is not None:
+            """One call through the server, counted; a call the env rejects is counted as a tool error."""
+            if self._box["session"] is not None:
+                self._tool_calls += 1
+            text = super()._step(tool, arguments)
+            if self.last_reply.get("error") is not None:
                 self._tool_errors += 1
-            return str(reply["text"])
+            return text
 
     for name in tool_names(_ClientEnv):
         setattr(ReleaseOpsEnv, name, _lenient(name, getattr(_ClientEnv, name)))
