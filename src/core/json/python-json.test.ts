@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import goldens from './__fixtures__/python-json-goldens.json' with { type: 'json' }
-import { PythonFloat, type PythonJsonOptions, pythonFloatRepr, pythonJsonDumps } from './python-json.js'
+import { PythonFloat, type PythonJsonOptions, pythonDumpsCompact, pythonFloatRepr, pythonJsonDumps } from './python-json.js'
 
 const optionSets: Record<string, PythonJsonOptions> = {
   default: {},
@@ -39,6 +40,36 @@ describe('pythonJsonDumps', () => {
   it('agrees with JSON.stringify(x, null, 2) on ASCII int data (the v1 observation fast path)', () => {
     const value = { a: [1, { b: 'x', c: [] }], d: {}, e: null }
     expect(pythonJsonDumps(value, { indent: 2 })).toBe(JSON.stringify(value, null, 2))
+  })
+
+  it('pythonDumpsCompact (JSON.stringify where it writes the same) equals the general writer on any value', () => {
+    for (const testCase of goldens.cases.filter((item) => item.options === 'compact'))
+      expect(pythonDumpsCompact(testCase.value)).toBe(testCase.expected)
+    // Quotes, backslashes, every escaped control, DEL, U+2028, astral pairs and lone surrogates.
+    const text = fc
+      .array(fc.constantFrom('a', '中', '"', '\\', '\n', '\b', '\f', '\u0000', '\u001f', '\u007f', '\u2028', '😀', '\ud800', '\udc00', '/'), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join(''))
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('any'), { maxLength: 4 }),
+        fc.dictionary(text, tie('any'), { maxKeys: 4 }),
+      ),
+    })).any
+    const compact: PythonJsonOptions = { separators: [',', ':'], ensureAscii: false }
+    fc.assert(
+      fc.property(value, (item) => {
+        expect(pythonDumpsCompact(item)).toBe(pythonJsonDumps(item, compact))
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('refuses values JSON cannot hold', () => {

@@ -148,8 +148,43 @@ export function pythonDumpsUnicode(value: unknown): string {
   return pythonJsonDumps(value, { ensureAscii: false })
 }
 
+/** `String.prototype.isWellFormed` (Node 20 has it; the ES2023 lib does not declare it). */
+const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed()
+
+/**
+ * True when `JSON.stringify(value)` is exactly Python's compact `json.dumps(value, ensure_ascii=False)`:
+ * plain objects and arrays of well-formed strings (both escape the same characters, the same way), safe
+ * integers, booleans and null. Lone surrogates, floats and anything else take the general writer.
+ */
+function stringifiesAsPython(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return wellFormed(value)
+    case 'boolean':
+      return true
+    case 'number':
+      return Number.isSafeInteger(value)
+    case 'object': {
+      if (value === null) return true
+      if (depth > 16) return false
+      if (Array.isArray(value)) {
+        for (const item of value) if (!stringifiesAsPython(item, depth + 1)) return false
+        return true
+      }
+      const prototype = Object.getPrototypeOf(value)
+      if (prototype !== Object.prototype && prototype !== null) return false
+      for (const key of Object.keys(value))
+        if (!wellFormed(key) || !stringifiesAsPython((value as Record<string, unknown>)[key], depth + 1)) return false
+      return true
+    }
+    default:
+      return false
+  }
+}
+
 /** `json.dumps(x, separators=(",", ":"), ensure_ascii=False)`: compact, for prompts. */
 export function pythonDumpsCompact(value: unknown, ensureAscii = false): string {
+  if (!ensureAscii && stringifiesAsPython(value, 0)) return JSON.stringify(value)
   return pythonJsonDumps(value, { separators: [',', ':'], ensureAscii })
 }
 

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
-import { auditPassed, auditPromptConflicts, bundleAuditReports, conflictingRecordIds } from './prompt-conflict-audit.js'
+import {
+  auditPassed,
+  auditPromptConflicts,
+  bundleAuditReports,
+  conflictingRecordIds,
+  PromptKeyGroups,
+} from './prompt-conflict-audit.js'
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex')
 function record(
@@ -46,6 +52,16 @@ const audit = (records: CanonicalRecord[], split = 'all') =>
     source: 'all.json',
   })
 
+const optionsOf = (records: CanonicalRecord[]) => ({
+  dataset: 'plant',
+  records,
+  classificationSha256: 'a'.repeat(64),
+  gradingSha256: 'b'.repeat(64),
+  split: 'all',
+  levelField: 'data_level',
+  source: 'all.json',
+})
+
 describe('prompt-conflict audit', () => {
   it('passes when equal prompt keys share one target', () => {
     const report = audit([
@@ -81,6 +97,30 @@ describe('prompt-conflict audit', () => {
     for (const raw of ['emp_name', 'hr_employee', 'C5-1', 'L2']) expect(text.includes(raw)).toBe(false)
     expect(audit(records, 'train')).toMatchObject({ status: 'failed', conflicting_records: 2 })
     expect([...conflictingRecordIds(records, 'data_level')].sort()).toEqual(['1', '2', '3'])
+  })
+
+  it('groups the records left after quarantine exactly as the raw grouping without its conflicting groups', () => {
+    const records = [
+      record('1', 'emp_name', 'hr_employee', 'C5-1', 'L2'),
+      record('2', 'EMP_NAME', 'hr_employee', 'C5-2', 'L4'),
+      record('3', 'salary', 'hr_employee', 'C5-2', 'L4'),
+      record('4', 'Salary', ' hr_employee', 'C5-2', 'L4', 'val'),
+      record('5', 'coil_no', 'pr_coil', 'B4-1', 'L2'),
+      record('6', 'coil_no', 'pr_coil', 'B4-1', 'L3'),
+    ]
+    const options = { split: 'all', levelField: 'data_level', source: 'all.json' }
+    const raw = PromptKeyGroups.of(records, options)
+    const conflicting = raw.conflictingIds()
+    expect([...conflicting].sort()).toEqual(['1', '2', '5', '6'])
+    const derived = raw.withoutConflicts()
+    const regrouped = PromptKeyGroups.of(
+      records.filter((item) => !conflicting.has(item.id)),
+      options,
+    )
+    expect(derived.audited).toBe(2)
+    expect([...derived.groups]).toEqual([...regrouped.groups])
+    const remaining = records.filter((item) => !conflicting.has(item.id))
+    expect(auditPromptConflicts({ ...optionsOf(remaining), groups: derived })).toEqual(auditPromptConflicts(optionsOf(remaining)))
   })
 
   it('bundles per-dataset reports deterministically; a resolved record without a level is an error', () => {

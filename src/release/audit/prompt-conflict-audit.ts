@@ -81,10 +81,19 @@ export interface AuditOptions extends GroupOptions {
   groups?: PromptKeyGroups
 }
 
+/**
+ * Records sharing one prompt key: their targets (`category\0level`) and ids. Nearly every key has one
+ * record, so a lone target or id is kept as a plain string (no set or array per key to allocate and copy).
+ */
 interface Group {
-  targets: Set<string>
-  ids: string[]
+  targets: string | Set<string>
+  ids: string | string[]
 }
+
+const targetCount = (entry: Group) => (typeof entry.targets === 'string' ? 1 : entry.targets.size)
+const targetList = (entry: Group) => (typeof entry.targets === 'string' ? [entry.targets] : [...entry.targets])
+const idList = (entry: Group) => (typeof entry.ids === 'string' ? [entry.ids] : entry.ids)
+const idCount = (entry: Group) => (typeof entry.ids === 'string' ? 1 : entry.ids.length)
 
 /**
  * Audited records grouped by prompt-key text, one record at a time (so the grouping can run while the
@@ -94,8 +103,24 @@ export class PromptKeyGroups {
   readonly groups = new Map<string, Group>()
   readonly issues: InputIssue[] = []
   audited = 0
+  /** category id → level → target text, so equal targets are one string. */
+  private readonly targetTexts = new Map<string, Map<string, string>>()
 
   constructor(private readonly options: GroupOptions) {}
+
+  private targetText(category: string, level: string): string {
+    let byLevel = this.targetTexts.get(category)
+    if (!byLevel) {
+      byLevel = new Map()
+      this.targetTexts.set(category, byLevel)
+    }
+    let text = byLevel.get(level)
+    if (text === undefined) {
+      text = `${category}\0${level}`
+      byLevel.set(level, text)
+    }
+    return text
+  }
 
   /** `index`: the record's 0-based position in its file, for issue paths. */
   add(record: CanonicalRecord, index: number): void {
@@ -103,11 +128,10 @@ export class PromptKeyGroups {
     if (record.resolution_status !== 'resolved') return
     if (options.split !== 'all' && record.split !== options.split) return
     const level = (record as Record<string, unknown>)[options.levelField]
-    const where = `${options.source}:record ${index + 1}`
     if (typeof level !== 'string' || !level.trim()) {
       this.issues.push({
         code: 'missing_level',
-        path: `${where}:${options.levelField}`,
+        path: `${options.source}:record ${index + 1}:${options.levelField}`,
         message: `a resolved record needs ${options.levelField}`,
       })
       return
@@ -116,18 +140,21 @@ export class PromptKeyGroups {
     if (key.startsWith('\u001f')) {
       this.issues.push({
         code: 'empty_field_name',
-        path: `${where}:metadata.field_name`,
+        path: `${options.source}:record ${index + 1}:metadata.field_name`,
         message: 'field_name normalises to nothing',
       })
       return
     }
-    let entry = this.groups.get(key)
-    if (!entry) {
-      entry = { targets: new Set<string>(), ids: [] }
-      this.groups.set(key, entry)
+    const target = this.targetText(record.target?.category_id ?? '', level.trim())
+    const entry = this.groups.get(key)
+    if (!entry) this.groups.set(key, { targets: target, ids: record.id })
+    else {
+      if (typeof entry.targets === 'string') {
+        if (entry.targets !== target) entry.targets = new Set([entry.targets, target])
+      } else entry.targets.add(target)
+      if (typeof entry.ids === 'string') entry.ids = [entry.ids, record.id]
+      else entry.ids.push(record.id)
     }
-    entry.targets.add(`${record.target?.category_id ?? ''}\0${level.trim()}`)
-    entry.ids.push(record.id)
     this.audited++
   }
 
@@ -150,10 +177,26 @@ export class PromptKeyGroups {
     })
   }
 
+  /**
+   * The grouping once every record of a conflicting group is taken out, which is what quarantine does:
+   * each remaining group keeps its one target and its records, so auditing the quarantined (and then
+   * split) records groups them exactly so. Lets a line audit its final records without grouping them again.
+   */
+  withoutConflicts(): PromptKeyGroups {
+    const kept = new PromptKeyGroups(this.options)
+    kept.issues.push(...this.issues)
+    for (const [key, entry] of this.groups) {
+      if (targetCount(entry) > 1) continue
+      kept.groups.set(key, entry)
+      kept.audited += idCount(entry)
+    }
+    return kept
+  }
+
   /** Ids of the records in a group with more than one target. */
   conflictingIds(): Set<string> {
     const ids = new Set<string>()
-    for (const entry of this.groups.values()) if (entry.targets.size > 1) for (const id of entry.ids) ids.add(id)
+    for (const entry of this.groups.values()) if (targetCount(entry) > 1) for (const id of idList(entry)) ids.add(id)
     return ids
   }
 }
@@ -174,13 +217,16 @@ export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport 
   hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const conflicts: PromptConflict[] = []
   for (const { key, entry } of hashed) {
-    if (entry.targets.size < 2) continue
+    if (targetCount(entry) < 2) continue
+    const ids = idList(entry)
     conflicts.push({
       prompt_key_sha256: key,
-      record_count: entry.ids.length,
-      record_id_sha256: entry.ids.map((id) => sha256(id)).sort(),
-      target_count: entry.targets.size,
-      target_sha256: [...entry.targets].map((target) => sha256(target)).sort(),
+      record_count: ids.length,
+      record_id_sha256: ids.map((id) => sha256(id)).sort(),
+      target_count: targetCount(entry),
+      target_sha256: targetList(entry)
+        .map((target) => sha256(target))
+        .sort(),
     })
   }
   return {

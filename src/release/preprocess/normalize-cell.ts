@@ -3,18 +3,10 @@
  * text, level aliases (1/2/3/4, LEVEL1..4 → L1..L4), column-type families, trailing classification codes
  * such as "（A1-1-3）" detected (and optionally stripped), and the normalised field key.
  */
-import { collapseWhitespace, pythonStrip } from '../../envs/grading/text/python-text.js'
-
-const whitespace = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
-const otherWhitespace = '\\t\\n\\v\\f\\r\\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
-/** Anything `cleanText` would change: edge whitespace, whitespace other than " ", or a run of spaces. */
-const untidy = new RegExp(`^[${whitespace}]|[${whitespace}]$|[${otherWhitespace}]| {2}`)
+import { collapseStrip, pythonStrip } from '../../envs/grading/text/python-text.js'
 
 /** `re.sub(r"\s+", " ", str(value).strip())`, "" for empty cells. */
-export function cleanText(value: string): string {
-  if (value === '' || !untidy.test(value)) return value
-  return collapseWhitespace(pythonStrip(value))
-}
+export const cleanText: (value: string) => string = collapseStrip
 
 const trailingCode = /[([（【]\s*([A-Za-z]+\d*(?:-\d+)*)\s*[)\]）】]\s*$/
 

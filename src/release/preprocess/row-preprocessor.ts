@@ -54,11 +54,6 @@ export interface PreprocessReport {
   ignored_columns: string[]
 }
 
-interface Seen {
-  row: number
-  labels: string
-}
-
 /** Issues beyond this many are counted, not listed. */
 const maxIssues = 500
 
@@ -69,7 +64,11 @@ export class RowPreprocessor {
   private readonly headers = new Map<StandardField, string>()
   private readonly records: ProcessedRecord[] = []
   private recordCount = 0
-  private readonly seen = new Map<string, Seen>()
+  /** Record id → its position in the `first…` lists: the row where it was first seen, and its labels. */
+  private readonly seen = new Map<string, number>()
+  private readonly firstRows: number[] = []
+  private readonly firstClassifications: ProcessedRecord['classification'][] = []
+  private readonly firstLevels: string[] = []
   private readonly report: PreprocessReport
 
   constructor(
@@ -191,31 +190,38 @@ export class RowPreprocessor {
       field_type: normalizeType(value('field_type')),
       value: '',
     }
-    const identity = `${metadata.database_name}\u001f${metadata.table_name}\u001f${fieldName}`
-    const labels = `${classification.level_1}\u001f${classification.level_2}\u001f${classification.level_3}\u001f${classification.level_4}\u001f${level}`
-    const previous = this.seen.get(identity)
-    if (previous) {
-      if (previous.labels === labels) {
+    // The id is a hash of the cleaned database, table and field names (which cleaning leaves unchanged),
+    // so equal ids are equal identities: it keys the duplicate check without a second identity string.
+    const { source } = this.options
+    const id = stableRecordId(source.dataset, metadata)
+    const previous = this.seen.get(id)
+    if (previous !== undefined) {
+      const firstRow = this.firstRows[previous] as number
+      const labels = this.firstClassifications[previous] as ProcessedRecord['classification']
+      const same = this.firstLevels[previous] === level && labelFields.every((field) => labels[field] === classification[field])
+      if (same) {
         this.report.exact_duplicates.count++
-        this.report.exact_duplicates.rows.push([previous.row, rowNumber])
+        this.report.exact_duplicates.rows.push([firstRow, rowNumber])
       } else {
         this.issue(
           'conflicting_duplicate',
           this.where(rowNumber, this.headers.get('field_name')),
-          `${metadata.database_name}.${metadata.table_name}.${fieldName} is labelled differently in rows ${previous.row} and ${rowNumber}`,
+          `${metadata.database_name}.${metadata.table_name}.${fieldName} is labelled differently in rows ${firstRow} and ${rowNumber}`,
         )
       }
       return
     }
-    this.seen.set(identity, { row: rowNumber, labels })
+    this.seen.set(id, this.firstRows.length)
+    this.firstRows.push(rowNumber)
+    this.firstClassifications.push(classification)
+    this.firstLevels.push(level)
     const labeled = labelFields.some((field) => classification[field] !== '')
     this.count(this.report.label_status, labeled ? 'labeled' : 'unlabeled')
     this.count(this.report.data_level, level || '<empty>')
     this.report.trailing_codes += notes.length
-    const { source } = this.options
     this.recordCount++
     const record: ProcessedRecord = {
-      id: stableRecordId(source.dataset, metadata),
+      id,
       key: normalizeName(fieldName),
       label_status: labeled ? 'labeled' : 'unlabeled',
       metadata,

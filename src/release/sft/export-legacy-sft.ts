@@ -9,7 +9,7 @@ import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import type { LoadedTask } from '../io/load-task-files.js'
 import { readParquetFooter } from '../io/parquet-footer.js'
-import { writeSftInWorkers } from '../workers/write-sft-in-workers.js'
+import { type SftWriters, writeSftInWorkers } from '../workers/write-sft-in-workers.js'
 import { legacySftColumns, legacySftFormat, type SftPlan, sftRowInputs } from './legacy-sft-rows.js'
 import { parquetSchema } from './parquet-schema.js'
 
@@ -30,6 +30,8 @@ export async function exportLegacySft(options: {
   /** The canonical input's hash (a promise when the canonical file is still being written). */
   canonicalSha256: string | Promise<string>
   onProgress?: (split: string) => void
+  /** Writer threads started ahead of the export (see `SftWriters.start`). */
+  writers?: SftWriters
 }): Promise<SftExportReport> {
   const { plan, loaded } = options
   const task: GradingTask = loaded.task
@@ -43,6 +45,7 @@ export async function exportLegacySft(options: {
     assets: loaded.assets,
     jobs,
     ...(options.onProgress ? { onWritten: options.onProgress } : {}),
+    ...(options.writers ? { writers: options.writers } : {}),
   })
   const schemaSize = parquetSchema(legacySftColumns(fields)).length
   const splits: SftExportReport['splits'] = {}

@@ -3,7 +3,7 @@
  * group) at a time. Task-level text (system prompts, the catalog, candidate entries, labels) is UTF-8
  * encoded once and copied; per row only the record's own text is encoded.
  */
-import type { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
+import type { LegacyPromptBuilder, LegacyRowParts } from '../../envs/grading/legacy/legacy-prompts.js'
 import { type ColumnBatch, PlainColumnsBuilder } from './plain-columns.js'
 
 /** What one record contributes to the legacy rows. */
@@ -50,26 +50,31 @@ export class LegacySftBatchBuilder {
       level: input.level,
     })
     const columns = this.columns
-    for (const [stage, [system, user, assistant]] of [
-      ['stage1', parts.stage1],
-      ['stage2', parts.stage2],
-    ] as const) {
-      for (const role of roles) columns.value(0, role, true)
-      columns.value(1, system, true)
-      columns.begin(1)
-      // Every part of the user message but the last (the record's own metadata) is task-level text.
-      for (let index = 0; index < user.length - 1; index++) columns.appendRepeated(1, user[index] as string)
-      columns.append(1, user.at(-1) as string)
-      columns.end(1)
-      columns.value(1, assistant)
-      columns.value(2, stage, true)
-      columns.value(3, input.id)
-      for (const [index, name] of this.fields.entries()) columns.value(this.metadataStart + index, input.metadata[name] ?? '')
-      columns.value(this.groundTruth, input.groundTruth, true)
-      for (const candidate of parts.candidates) columns.value(this.candidates, candidate, true)
-      columns.value(this.level, input.level, true)
-      columns.endRow()
-    }
+    this.messages(parts.stage1)
+    columns.value(2, 'stage1', true)
+    columns.value(3, input.id)
+    for (const [index, name] of this.fields.entries()) columns.value(this.metadataStart + index, input.metadata[name] ?? '')
+    columns.value(this.groundTruth, input.groundTruth, true)
+    for (const candidate of parts.candidates) columns.value(this.candidates, candidate, true)
+    columns.value(this.level, input.level, true)
+    columns.endRow()
+    this.messages(parts.stage2)
+    columns.value(2, 'stage2', true)
+    // The stage-2 row describes the same record: its other columns are the stage-1 row's bytes.
+    for (let column = 3; column <= this.level; column++) columns.repeatPreviousRow(column)
+    columns.endRow()
+  }
+
+  private messages([system, user, assistant]: LegacyRowParts['stage1']): void {
+    const columns = this.columns
+    for (const role of roles) columns.value(0, role, true)
+    columns.value(1, system, true)
+    columns.begin(1)
+    // Every part of the user message but the last (the record's own metadata) is task-level text.
+    for (let index = 0; index < user.length - 1; index++) columns.appendRepeated(1, user[index] as string)
+    columns.append(1, user.at(-1) as string)
+    columns.end(1)
+    columns.value(1, assistant)
   }
 
   take(): ColumnBatch {

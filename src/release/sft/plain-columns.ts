@@ -107,6 +107,19 @@ export class PlainColumnsBuilder {
     target.open = -1
   }
 
+  /** Appends again, as this row's, the values the previous row holds in `column` (its bytes are copied). */
+  repeatPreviousRow(column: number): void {
+    const target = this.columns[column] as ColumnBuffer
+    const ends = target.rowEnds
+    if (ends.length === 0 || target.open !== -1) throw new Error('no previous row to repeat, or a value is open')
+    const end = ends[ends.length - 1] as number
+    const start = ends.length > 1 ? (ends[ends.length - 2] as number) : 0
+    if (target.position !== end) throw new Error('the row already holds values in this column')
+    target.room(end - start)
+    target.buffer.copyWithin(target.position, start, end)
+    target.position += end - start
+  }
+
   endRow(): void {
     for (const column of this.columns) {
       if (column.open !== -1) throw new Error('a value is still open at the end of the row')

@@ -13,7 +13,6 @@ export interface SftWorkerJob {
 export interface SftWorkerData {
   /** Already validated task assets, as JSON values (re-parsed cheaply in the worker). */
   assets: { registry: unknown; corpus: unknown; grading: unknown; taskConfig: unknown }
-  jobs: SftWorkerJob[]
 }
 
 export type SftWorkerMessage =
@@ -23,4 +22,5 @@ export type SftWorkerMessage =
   | { type: 'done' }
   | { type: 'error'; error: SerializedError }
 
-export type SftParentMessage = { type: 'batch'; batch: ColumnBatch } | { type: 'end' }
+/** A worker starts (loads its modules, parses the task) before its jobs come: they are the first message. */
+export type SftParentMessage = { type: 'jobs'; jobs: SftWorkerJob[] } | { type: 'batch'; batch: ColumnBatch } | { type: 'end' }

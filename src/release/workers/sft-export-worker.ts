@@ -1,6 +1,7 @@
 /**
- * @module release/workers: worker entry: writes legacy SFT Parquet files. A job either builds its rows here
- * or receives them from the parent as column batches (then the parent builds while this thread writes).
+ * @module release/workers: worker entry: writes legacy SFT Parquet files. It parses the task as soon as it
+ * starts, then waits for its jobs. A job either builds its rows here or receives them from the parent as
+ * column batches (then the parent builds while this thread writes).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { parseCategoryCorpus } from '../../envs/grading/assets/category-corpus.js'
@@ -13,7 +14,7 @@ import { FixedShapeParquetWriter } from '../sft/fixed-shape-parquet-writer.js'
 import { LegacySftBatchBuilder, legacySftBatches } from '../sft/legacy-sft-batches.js'
 import { legacySftColumns } from '../sft/legacy-sft-rows.js'
 import { batchTransfers, type ColumnBatch } from '../sft/plain-columns.js'
-import type { SftParentMessage, SftWorkerData, SftWorkerMessage } from './sft-export-protocol.js'
+import type { SftParentMessage, SftWorkerData, SftWorkerJob, SftWorkerMessage } from './sft-export-protocol.js'
 import { serializeError } from './worker-error.js'
 
 const data = workerData as SftWorkerData
@@ -21,12 +22,21 @@ const port = parentPort as NonNullable<typeof parentPort>
 
 const queued: ColumnBatch[] = []
 let ended = false
+let jobs: SftWorkerJob[] | undefined
 let wake: (() => void) | undefined
 port.on('message', (message: SftParentMessage) => {
-  if (message.type === 'batch') queued.push(message.batch)
+  if (message.type === 'jobs') jobs = message.jobs
+  else if (message.type === 'batch') queued.push(message.batch)
   else ended = true
   wake?.()
 })
+
+async function next(): Promise<void> {
+  await new Promise<void>((resolve) => {
+    wake = resolve
+  })
+  wake = undefined
+}
 
 /** Writes the parent's batches as they come, acknowledging each one. */
 async function writeStreamed(writer: FixedShapeParquetWriter): Promise<void> {
@@ -38,10 +48,7 @@ async function writeStreamed(writer: FixedShapeParquetWriter): Promise<void> {
       continue
     }
     if (ended) return
-    await new Promise<void>((resolve) => {
-      wake = resolve
-    })
-    wake = undefined
+    await next()
   }
 }
 
@@ -54,7 +61,8 @@ try {
   })
   const fields = task.taskConfig.metadata_fields
   const batches = new LegacySftBatchBuilder(new LegacyPromptBuilder(task, fields), fields)
-  for (const job of data.jobs) {
+  while (!jobs) await next()
+  for (const job of jobs) {
     const writer = new FixedShapeParquetWriter(job.path, legacySftColumns(fields))
     try {
       if (!job.inputs) await writeStreamed(writer)

@@ -23,6 +23,16 @@ export function collapseWhitespace(value: string): string {
   return value.replace(whitespaceRun, ' ')
 }
 
+const otherWhitespaceClass = '\\t\\n\\v\\f\\r\\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+/** Anything `collapseStrip` would change: edge whitespace, whitespace other than " ", or a run of spaces. */
+const untidy = new RegExp(`^[${whitespaceClass}]|[${whitespaceClass}]$|[${otherWhitespaceClass}]| {2}`)
+
+/** `re.sub(r"\s+", " ", value.strip())`; most text is already so, and is then returned after one test. */
+export function collapseStrip(value: string): string {
+  if (value === '' || !untidy.test(value)) return value
+  return collapseWhitespace(pythonStrip(value))
+}
+
 /** Python's `re.sub(r"\s+", "", value)`. */
 export function removeWhitespace(value: string): string {
   return value.replace(whitespaceRun, '')
