@@ -148,18 +148,14 @@ export function pythonDumpsUnicode(value: unknown): string {
   return pythonJsonDumps(value, { ensureAscii: false })
 }
 
-/** `String.prototype.isWellFormed` (Node 20 has it; the ES2023 lib does not declare it). */
-const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed()
-
 /**
- * True when `JSON.stringify(value)` is exactly Python's compact `json.dumps(value, ensure_ascii=False)`:
- * plain objects and arrays of well-formed strings (both escape the same characters, the same way), safe
- * integers, booleans and null. Lone surrogates, floats and anything else take the general writer.
+ * True when `value` holds only plain objects, arrays, strings, safe integers, booleans and null: then
+ * `JSON.stringify` writes what Python's compact `json.dumps(value, ensure_ascii=False)` writes (both escape
+ * the same characters the same way), unless a string holds a lone surrogate (see `loneSurrogateEscape`).
  */
-function stringifiesAsPython(value: unknown, depth: number): boolean {
+function plainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':
-      return wellFormed(value)
     case 'boolean':
       return true
     case 'number':
@@ -168,13 +164,12 @@ function stringifiesAsPython(value: unknown, depth: number): boolean {
       if (value === null) return true
       if (depth > 16) return false
       if (Array.isArray(value)) {
-        for (const item of value) if (!stringifiesAsPython(item, depth + 1)) return false
+        for (const item of value) if (!plainJson(item, depth + 1)) return false
         return true
       }
       const prototype = Object.getPrototypeOf(value)
       if (prototype !== Object.prototype && prototype !== null) return false
-      for (const key of Object.keys(value))
-        if (!wellFormed(key) || !stringifiesAsPython((value as Record<string, unknown>)[key], depth + 1)) return false
+      for (const key in value) if (!plainJson((value as Record<string, unknown>)[key], depth + 1)) return false
       return true
     }
     default:
@@ -182,9 +177,18 @@ function stringifiesAsPython(value: unknown, depth: number): boolean {
   }
 }
 
+/**
+ * `JSON.stringify` escapes a lone surrogate as `\udXXX`, where Python writes it raw: output holding such an
+ * escape goes to the general writer (so does an escaped backslash before "ud8…", harmlessly).
+ */
+const loneSurrogateEscape = /\\u[dD][89a-fA-F]/
+
 /** `json.dumps(x, separators=(",", ":"), ensure_ascii=False)`: compact, for prompts. */
 export function pythonDumpsCompact(value: unknown, ensureAscii = false): string {
-  if (!ensureAscii && stringifiesAsPython(value, 0)) return JSON.stringify(value)
+  if (!ensureAscii && plainJson(value, 0)) {
+    const text = JSON.stringify(value)
+    if (!loneSurrogateEscape.test(text)) return text
+  }
   return pythonJsonDumps(value, { separators: [',', ':'], ensureAscii })
 }
 

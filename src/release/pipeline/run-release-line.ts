@@ -21,6 +21,7 @@ import { splitRecords } from '../canonical/split-records.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
 import { writeFileAtomicAsync } from '../io/atomic-file.js'
+import { ExtensionText } from '../io/extend-record-array.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
@@ -29,7 +30,7 @@ import { loadColumnMapping, preprocessWorkbook } from '../preprocess/run-preproc
 import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.js'
 import { planLegacySft } from '../sft/legacy-sft-rows.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
-import { BackgroundFileWriter, writeRecordArrayInBackground } from '../workers/background-file-writer.js'
+import { BackgroundFileWriter, settleable } from '../workers/background-file-writer.js'
 import { SftWriters } from '../workers/write-sft-in-workers.js'
 import { releaseLineLayout } from './release-line-layout.js'
 import { lineReport, writeAuditReport } from './release-line-report.js'
@@ -93,6 +94,7 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
     codeByLeaf: inputs.codeByLeaf,
     trusted: true,
   })
+  let processedFile: BackgroundFileWriter | undefined
   // The raw audit's grouping is built record by record too.
   const rawGroups = new PromptKeyGroups({ split: 'all', levelField, source: 'canonical' })
   const processed = await timed(
@@ -104,8 +106,11 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
       await writeFileAtomicAsync({
         path: layout.processed,
         async write(temporary) {
-          // A worker encodes, hashes and writes the file while this thread builds canonical records.
-          const file = new BackgroundFileWriter(temporary)
+          // A worker encodes, hashes and writes the file while this thread builds canonical records. It keeps
+          // the text: every canonical record is its processed record with keys added, so the same worker
+          // writes the canonical file from the processed text and short suffixes.
+          const file = new BackgroundFileWriter(temporary, { keep: true })
+          processedFile = file
           try {
             const writer = new RecordArrayWriter(file)
             result = await preprocessWorkbook({
@@ -187,84 +192,84 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
     )
     built.records.length = 0
     records = []
-    // Quarantine took out every record of every conflicting group and the split changes no target, so the
-    // split records group exactly as the raw grouping without its conflicting groups: no second pass.
-    const finalAudit = await timed(
-      'audit (after split)',
-      (value) => value.records_audited,
-      () => {
-        const groups = rawGroups.withoutConflicts()
-        if (groups.audited !== split.report.included_size)
-          throw new Error(`the split holds ${split.report.included_size} resolved records, the audit grouping ${groups.audited}`)
-        return audit(split.records, groups)
-      },
-    )
-    if (!auditPassed(finalAudit))
-      throw new InvalidInputError({
-        code: 'prompt_conflicts',
-        path: layout.audit,
-        message: 'The prompt audit still fails after quarantine.',
-        issues: [],
-      })
-    const plan = planLegacySft({ records: split.records, task: loaded.task, source: 'canonical' })
-    if (plan.issues.length > 0 || plan.gate.status === 'failed') {
-      throw new InvalidInputError({
-        code: plan.issues[0]?.code ?? 'label_gap',
-        message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
-        issues: plan.issues.slice(0, 100),
-      })
-    }
-    let exported: SftExportReport | undefined
-    let canonicalWritten: (sha256: string) => void = () => {}
-    let canonicalFailed: (error: unknown) => void = () => {}
-    const canonicalSha256 = new Promise<string>((resolve, reject) => {
-      canonicalWritten = resolve
-      canonicalFailed = reject
-    })
-    const started = performance.now()
+    // The canonical file is written now, by the processed file's worker, while this thread audits, plans
+    // and builds the SFT rows; it is published once every check below has passed.
+    const extension = new ExtensionText('schema_version')
+    const suffixes = split.records.map((record) => extension.of(record))
+    const checks = settleable<void>()
+    checks.promise.catch(() => {})
+    const canonicalStarted = performance.now()
     let canonicalFileSha256 = ''
+    const canonicalPublished = publishDirectory({
+      target: layout.canonical,
+      async build(staging) {
+        const file = processedFile as BackgroundFileWriter
+        canonicalFileSha256 = (await file.writeExtended(join(staging, 'all.json'), suffixes)).sha256
+        const reports = {
+          resolution_report: { ...built.report, inputs: { processed_sha256: processed.sha256, ...inputs.hashes } },
+          quarantine_report: quarantine,
+          split_report: split.report,
+        }
+        for (const [name, value] of Object.entries(reports)) {
+          if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
+        }
+        await checks.promise
+      },
+    }).then(() => {
+      const seconds = (performance.now() - canonicalStarted) / 1000
+      timings.push({ stage: 'write canonical', seconds, rows: suffixes.length })
+      options.onStage?.('write canonical', seconds, suffixes.length)
+    })
+    let finalAudit: BundleAuditReport
+    let plan: ReturnType<typeof planLegacySft>
+    try {
+      // Quarantine took out every record of every conflicting group and the split changes no target, so the
+      // split records group exactly as the raw grouping without its conflicting groups: no second pass.
+      finalAudit = await timed(
+        'audit (after split)',
+        (value) => value.records_audited,
+        () => {
+          const groups = rawGroups.withoutConflicts()
+          if (groups.audited !== split.report.included_size)
+            throw new Error(
+              `the split holds ${split.report.included_size} resolved records, the audit grouping ${groups.audited}`,
+            )
+          return audit(split.records, groups)
+        },
+      )
+      if (!auditPassed(finalAudit))
+        throw new InvalidInputError({
+          code: 'prompt_conflicts',
+          path: layout.audit,
+          message: 'The prompt audit still fails after quarantine.',
+          issues: [],
+        })
+      plan = planLegacySft({ records: split.records, task: loaded.task, source: 'canonical' })
+      if (plan.issues.length > 0 || plan.gate.status === 'failed') {
+        throw new InvalidInputError({
+          code: plan.issues[0]?.code ?? 'label_gap',
+          message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
+          issues: plan.issues.slice(0, 100),
+        })
+      }
+      checks.resolve()
+    } catch (error) {
+      checks.reject(error as Error)
+      await canonicalPublished.catch(() => {})
+      throw error
+    }
+    writeAuditReport(layout.rawAudit, rawAudit)
+    writeAuditReport(layout.audit, finalAudit)
+    let exported: SftExportReport | undefined
+    const started = performance.now()
     const exporting = publishDirectory({
       target: layout.sftRelease,
       async build(staging) {
+        const canonicalSha256 = canonicalPublished.then(() => canonicalFileSha256)
         exported = await exportLegacySft({ staging, dataset: options.dataset, plan, loaded, canonicalSha256, writers })
       },
     })
-    // While the workers write Parquet, this thread writes the canonical dataset and the audit reports,
-    // yielding often enough to keep the train writer fed.
-    try {
-      await timed(
-        'write canonical + audits',
-        (value: number) => value,
-        async () => {
-          await publishDirectory({
-            target: layout.canonical,
-            async build(staging) {
-              canonicalFileSha256 = (await writeRecordArrayInBackground(join(staging, 'all.json'), split.records)).sha256
-              const reports = {
-                resolution_report: {
-                  ...built.report,
-                  inputs: { processed_sha256: processed.sha256, ...inputs.hashes },
-                },
-                quarantine_report: quarantine,
-                split_report: split.report,
-              }
-              for (const [name, value] of Object.entries(reports)) {
-                if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
-              }
-            },
-          })
-          writeAuditReport(layout.rawAudit, rawAudit)
-          writeAuditReport(layout.audit, finalAudit)
-          return split.records.length
-        },
-      )
-      canonicalWritten(canonicalFileSha256)
-    } catch (error) {
-      canonicalFailed(error)
-      await exporting.catch(() => {})
-      throw error
-    }
-    await exporting
+    await Promise.all([exporting, canonicalPublished])
     const exportSeconds = (performance.now() - started) / 1000
     const exportRows = plan.splits.train.length + plan.splits.val.length + plan.splits.test.length
     timings.push({ stage: 'sft export', seconds: exportSeconds, rows: exportRows })
@@ -283,6 +288,6 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
     })
     return { report, timings }
   } finally {
-    await writers.close()
+    await Promise.all([writers.close(), processedFile?.abandon()])
   }
 }

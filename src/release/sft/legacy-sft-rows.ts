@@ -5,7 +5,7 @@
  */
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
-import { sortById } from '../canonical/sort-by-id.js'
+import { sortByKey } from '../canonical/sort-by-id.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
 import type { SftRowInput } from './legacy-sft-batches.js'
 import type { ColumnSpec } from './parquet-schema.js'
@@ -46,7 +46,7 @@ export interface SftPlan {
 }
 
 function sortEntries(entries: SftPlanEntry[]): SftPlanEntry[] {
-  return sortById(entries.map((entry) => ({ id: entry.record.id, entry }))).map((item) => item.entry)
+  return sortByKey(entries, (entry) => entry.record.id)
 }
 
 /** Checks every record against the task and groups the trainable ones by split, in id order. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { writeRecordArray } from '../io/record-array-file.js'
+import { RecordArrayWriter, writeRecordArray } from '../io/record-array-file.js'
 import { BackgroundFileWriter, writeRecordArrayInBackground } from './background-file-writer.js'
 
 let directory: string | undefined
@@ -19,6 +19,24 @@ describe('background file writer', () => {
     const there = await writeRecordArrayInBackground(join(directory, 'there.json'), records, 100)
     expect(there).toEqual(here)
     expect(readFileSync(join(directory, 'there.json')).equals(readFileSync(join(directory, 'here.json')))).toBe(true)
+  })
+
+  it('keeps a record file text, to write a second file whose records extend these', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'background-writer-'))
+    const records = Array.from({ length: 3000 }, (_, index) => ({ id: index, text: `记录 ${index} `.repeat(40) }))
+    const file = new BackgroundFileWriter(join(directory, 'base.json'), { keep: true, batchCharacters: 10_000 })
+    const writer = new RecordArrayWriter(file)
+    for (const record of records) writer.add(record)
+    writer.end()
+    expect(await file.close()).toBe(writeRecordArray(join(directory, 'base-here.json'), records).sha256)
+    const extended = records.map((record, index) => ({ ...record, schema_version: 2, split: index % 3 ? 'train' : null }))
+    const written = await file.writeExtended(
+      join(directory, 'extended.json'),
+      extended.map((record) => `,"schema_version":2,"split":${JSON.stringify(record.split)}`),
+    )
+    const here = writeRecordArray(join(directory, 'extended-here.json'), extended)
+    expect(written).toEqual(here)
+    expect(readFileSync(join(directory, 'extended.json')).equals(readFileSync(join(directory, 'extended-here.json')))).toBe(true)
   })
 
   it('reports a file it cannot create when it is closed', async () => {

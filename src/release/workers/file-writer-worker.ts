@@ -1,23 +1,45 @@
-/** @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it. */
+/**
+ * @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it. With
+ * `keep`, the text of a record file is kept after closing, for one `extend` job: a second record file whose
+ * records are these records with more keys after their own (see `BackgroundFileWriter.writeExtended`).
+ */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
+import { extendRecordArrayText } from '../io/extend-record-array.js'
 import { type SerializedError, serializeError } from './worker-error.js'
 
-export type FileWriterMessage = { type: 'closed'; sha256: string } | { type: 'error'; error: SerializedError }
+export type FileWriterMessage =
+  | { type: 'closed'; sha256: string }
+  | { type: 'extended'; count: number; sha256: string }
+  | { type: 'error'; error: SerializedError }
+
+export type FileWriterJob = string | null | { type: 'extend'; path: string; suffixes: string[] }
 
 const port = parentPort as NonNullable<typeof parentPort>
 const post = (message: FileWriterMessage) => port.postMessage(message)
+const { path, keep } = workerData as { path: string; keep?: boolean }
 
 try {
-  const file = new BufferedFileWriter((workerData as { path: string }).path)
-  port.on('message', (text: string | null) => {
+  const file = new BufferedFileWriter(path)
+  const kept: string[] = []
+  port.on('message', (job: FileWriterJob) => {
     try {
-      if (text !== null) {
-        file.write(text)
+      if (typeof job === 'string') {
+        file.write(job)
+        if (keep) kept.push(job)
         return
       }
-      file.close()
-      post({ type: 'closed', sha256: file.sha256() })
+      if (job === null) {
+        file.close()
+        post({ type: 'closed', sha256: file.sha256() })
+        if (!keep) port.close()
+        return
+      }
+      const extended = new BufferedFileWriter(job.path)
+      const count = extendRecordArrayText(kept.join(''), job.suffixes, (text) => extended.write(text))
+      extended.close()
+      kept.length = 0
+      post({ type: 'extended', count, sha256: extended.sha256() })
       port.close()
     } catch (error) {
       post({ type: 'error', error: serializeError(error) })

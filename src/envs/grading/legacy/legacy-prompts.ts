@@ -25,7 +25,7 @@ export const stage2SystemPrompt =
 /** Fisher–Yates driven by the bytes of sha256(source_id): the same id always gives the same order. */
 export function permuteBySource<T>(items: readonly T[], sourceId: string): T[] {
   const digest = hash('sha256', sourceId, 'buffer')
-  const result = [...items]
+  const result = items.slice()
   for (let index = result.length - 1; index > 0; index--) {
     const swap = (digest[index % digest.length] as number) % (index + 1)
     const held = result[index] as T
@@ -65,6 +65,8 @@ export class LegacyPromptBuilder {
   /** Per category, its bundle entry at positions 1..5 (`{"id":"k",…}`). */
   private readonly bundleEntries = new Map<string, string[]>()
   private readonly bundleTail: string
+  /** Per ground truth, its candidates before the permutation. */
+  private readonly unpermuted = new Map<string, string[]>()
 
   constructor(
     private readonly task: GradingTask,
@@ -99,12 +101,16 @@ export class LegacyPromptBuilder {
 
   /** The ground truth plus the first four other registry ids, permuted by the source id. */
   candidates(groundTruth: string, sourceId: string): string[] {
-    const others: string[] = []
-    for (const id of this.categoryIds) {
-      if (id !== groundTruth) others.push(id)
-      if (others.length === 4) break
+    let unpermuted = this.unpermuted.get(groundTruth)
+    if (!unpermuted) {
+      unpermuted = [groundTruth]
+      for (const id of this.categoryIds) {
+        if (id !== groundTruth) unpermuted.push(id)
+        if (unpermuted.length === 5) break
+      }
+      this.unpermuted.set(groundTruth, unpermuted)
     }
-    return permuteBySource([groundTruth, ...others], sourceId)
+    return permuteBySource(unpermuted, sourceId)
   }
 
   /** `json.dumps({field: metadata.get(field, "") ...}, separators=(",", ":"), ensure_ascii=False)`. */
