@@ -181,7 +181,7 @@ function plainJson(value: unknown, depth: number): boolean {
  * `JSON.stringify` escapes a lone surrogate as `\udXXX`, where Python writes it raw: output holding such an
  * escape goes to the general writer (so does an escaped backslash before "ud8…", harmlessly).
  */
-const loneSurrogateEscape = /\\u[dD][89a-fA-F]/
+export const loneSurrogateEscape = /\\u[dD][89a-fA-F]/
 
 /** `json.dumps(x, separators=(",", ":"), ensure_ascii=False)`: compact, for prompts. */
 export function pythonDumpsCompact(value: unknown, ensureAscii = false): string {

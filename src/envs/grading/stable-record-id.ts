@@ -18,11 +18,11 @@ export function uuid5(name: string, namespace: Uint8Array = namespaceUrl): strin
   if (scratch.length < most) scratch = Buffer.allocUnsafe(most)
   scratch.set(namespace, 0)
   const length = namespace.length + scratch.write(name, namespace.length, 'utf8')
-  const digest = hash('sha1', scratch.subarray(0, length), 'buffer')
-  digest[6] = ((digest[6] as number) & 0x0f) | 0x50
-  digest[8] = ((digest[8] as number) & 0x3f) | 0x80
-  const hex = digest.toString('hex', 0, 16)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  // A hex digest (Node makes it several times faster than a Buffer one); the version nibble becomes 5 and
+  // the variant's top two bits 10, as uuid.uuid5 sets them.
+  const hex = hash('sha1', scratch.subarray(0, length), 'hex')
+  const variant = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }
 
 /** The metadata fields that identify a source record. */

@@ -96,14 +96,26 @@ export class PlainColumnsBuilder {
   appendRepeated(column: number, text: string): void {
     const target = this.columns[column] as ColumnBuffer
     const bytes = this.bytesOf(text)
-    target.room(bytes.length)
-    target.buffer.set(bytes, target.position)
-    target.position += bytes.length
+    const length = bytes.length
+    target.room(length)
+    // Most repeated values are a few bytes (roles, ids, separators): a loop beats a call to `set` there.
+    if (length <= 48) {
+      const buffer = target.buffer
+      const position = target.position
+      for (let index = 0; index < length; index++) buffer[position + index] = bytes[index] as number
+    } else target.buffer.set(bytes, target.position)
+    target.position += length
   }
 
   end(column: number): void {
     const target = this.columns[column] as ColumnBuffer
-    target.buffer.writeUInt32LE(target.position - target.open - 4, target.open)
+    const length = target.position - target.open - 4
+    const buffer = target.buffer
+    const open = target.open
+    buffer[open] = length & 0xff
+    buffer[open + 1] = (length >>> 8) & 0xff
+    buffer[open + 2] = (length >>> 16) & 0xff
+    buffer[open + 3] = length >>> 24
     target.open = -1
   }
 

@@ -5,7 +5,7 @@
  * task-level text is rendered once, per-record text is concatenated.
  */
 import { hash } from 'node:crypto'
-import { pythonDumpsCompact, pythonDumpsUnicode } from '../../../core/json/python-json.js'
+import { loneSurrogateEscape, pythonDumpsCompact, pythonDumpsUnicode } from '../../../core/json/python-json.js'
 import { gradingRubric } from '../assets/grading-config.js'
 import type { GradingTask } from '../grading-task.js'
 
@@ -24,10 +24,12 @@ export const stage2SystemPrompt =
 
 /** Fisher–Yates driven by the bytes of sha256(source_id): the same id always gives the same order. */
 export function permuteBySource<T>(items: readonly T[], sourceId: string): T[] {
-  const digest = hash('sha256', sourceId, 'buffer')
+  // A hex digest: Node makes it several times faster than a Buffer digest, and a byte is two of its digits.
+  const digest = hash('sha256', sourceId, 'hex')
   const result = items.slice()
   for (let index = result.length - 1; index > 0; index--) {
-    const swap = (digest[index % digest.length] as number) % (index + 1)
+    const at = (index % 32) * 2
+    const swap = Number.parseInt(digest.slice(at, at + 2), 16) % (index + 1)
     const held = result[index] as T
     result[index] = result[swap] as T
     result[swap] = held
@@ -65,6 +67,8 @@ export class LegacyPromptBuilder {
   /** Per category, its bundle entry at positions 1..5 (`{"id":"k",…}`). */
   private readonly bundleEntries = new Map<string, string[]>()
   private readonly bundleTail: string
+  /** Per metadata field, `{"field":` for the first and `,"field":` for the others. */
+  private readonly fieldKeys: string[]
   /** Per ground truth, its candidates before the permutation. */
   private readonly unpermuted = new Map<string, string[]>()
 
@@ -72,6 +76,7 @@ export class LegacyPromptBuilder {
     private readonly task: GradingTask,
     private readonly fields: readonly string[] = task.taskConfig.metadata_fields,
   ) {
+    this.fieldKeys = fields.map((field, index) => `${index === 0 ? '{' : ','}${pythonDumpsCompact(field)}:`)
     this.categoryIds = task.registry.categories.map((category) => category.category_id)
     for (const [index, id] of this.categoryIds.entries()) this.choiceIndex.set(id, index + 1)
     const catalog = task.choices.choices.map((choice, index) => [
@@ -115,6 +120,19 @@ export class LegacyPromptBuilder {
 
   /** `json.dumps({field: metadata.get(field, "") ...}, separators=(",", ":"), ensure_ascii=False)`. */
   metadataText(metadata: Readonly<Record<string, unknown>>): string {
+    // String values (the usual case) are quoted one by one after their pre-rendered keys; any other value,
+    // or a lone surrogate (which JSON.stringify escapes and Python does not), takes the general writer.
+    let text = ''
+    for (let index = 0; index < this.fields.length; index++) {
+      const value = metadata[this.fields[index] as string] ?? ''
+      if (typeof value !== 'string') return this.metadataTextSlowly(metadata)
+      text += `${this.fieldKeys[index]}${JSON.stringify(value)}`
+    }
+    if (text === '') return '{}'
+    return loneSurrogateEscape.test(text) ? this.metadataTextSlowly(metadata) : `${text}}`
+  }
+
+  private metadataTextSlowly(metadata: Readonly<Record<string, unknown>>): string {
     const selected: Record<string, unknown> = {}
     for (const field of this.fields) selected[field] = metadata[field] ?? ''
     return pythonDumpsCompact(selected)
