@@ -47,9 +47,28 @@ describe('pythonJsonDumps', () => {
       expect(pythonDumpsCompact(testCase.value)).toBe(testCase.expected)
     // Quotes, backslashes, every escaped control, DEL, U+2028, astral pairs and lone surrogates.
     const text = fc
-      .array(fc.constantFrom('a', '中', '"', '\\', '\n', '\b', '\f', '\u0000', '\u001f', '\u007f', '\u2028', '😀', '\ud800', '\udc00', '/'), {
-        maxLength: 8,
-      })
+      .array(
+        fc.constantFrom(
+          'a',
+          '中',
+          '"',
+          '\\',
+          '\n',
+          '\b',
+          '\f',
+          '\u0000',
+          '\u001f',
+          '\u007f',
+          '\u2028',
+          '😀',
+          '\ud800',
+          '\udc00',
+          '/',
+        ),
+        {
+          maxLength: 8,
+        },
+      )
       .map((parts) => parts.join(''))
     const value = fc.letrec((tie) => ({
       any: fc.oneof(

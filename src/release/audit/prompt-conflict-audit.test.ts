@@ -118,7 +118,12 @@ describe('prompt-conflict audit', () => {
       options,
     )
     expect(derived.audited).toBe(2)
-    expect([...derived.groups]).toEqual([...regrouped.groups])
+    const groupsOf = (groups: PromptKeyGroups) => [...groups.keys()].map((key) => groups.group(key))
+    expect(groupsOf(derived)).toEqual(groupsOf(regrouped))
+    expect(groupsOf(raw).filter((group) => group.targets.length > 1)).toEqual([
+      { key: 'emp_name\u001fhr_employee', targets: ['C5-1\0L2', 'C5-2\0L4'], ids: ['1', '2'] },
+      { key: 'coil_no\u001fpr_coil', targets: ['B4-1\0L2', 'B4-1\0L3'], ids: ['5', '6'] },
+    ])
     const remaining = records.filter((item) => !conflicting.has(item.id))
     expect(auditPromptConflicts({ ...optionsOf(remaining), groups: derived })).toEqual(auditPromptConflicts(optionsOf(remaining)))
   })

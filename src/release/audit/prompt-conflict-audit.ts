@@ -49,19 +49,6 @@ export interface BundleAuditReport {
   conflicting_records: number
 }
 
-// Stages copy records but share their metadata objects, so the normalisation is done once per record.
-const keyTexts = new WeakMap<object, string>()
-
-/** The visible text a prompt key is built from: normalised field name ␟ normalised table name. */
-export function promptKeyText(record: CanonicalRecord): string {
-  let text = keyTexts.get(record.metadata)
-  if (text === undefined) {
-    text = `${normalizeKeyText(record.metadata.field_name)}\u001f${normalizeKeyText(record.metadata.table_name)}`
-    keyTexts.set(record.metadata, text)
-  }
-  return text
-}
-
 export interface GroupOptions {
   /** A split name, or "all". */
   split: string
@@ -81,30 +68,34 @@ export interface AuditOptions extends GroupOptions {
   groups?: PromptKeyGroups
 }
 
-/**
- * Records sharing one prompt key: their targets (`category\0level`) and ids. Nearly every key has one
- * record, so a lone target or id is kept as a plain string (no set or array per key to allocate and copy).
- */
-interface Group {
-  targets: string | Set<string>
-  ids: string | string[]
+/** One prompt key's records: their targets (`category\0level`) and ids. */
+export interface PromptKeyGroup {
+  key: string
+  targets: string[]
+  ids: string[]
 }
 
-const targetCount = (entry: Group) => (typeof entry.targets === 'string' ? 1 : entry.targets.size)
-const targetList = (entry: Group) => (typeof entry.targets === 'string' ? [entry.targets] : [...entry.targets])
-const idList = (entry: Group) => (typeof entry.ids === 'string' ? [entry.ids] : entry.ids)
-const idCount = (entry: Group) => (typeof entry.ids === 'string' ? 1 : entry.ids.length)
+const countOf = (value: string | Set<string> | string[]) =>
+  typeof value === 'string' ? 1 : 'size' in value ? value.size : value.length
+const listOf = (value: string | Set<string> | string[]) => (typeof value === 'string' ? [value] : [...value])
 
 /**
  * Audited records grouped by prompt-key text, one record at a time (so the grouping can run while the
  * records are made). A resolved record that lacks what the key needs becomes an issue, thrown by `check`.
+ * Nearly every key has one record: its target and id are then kept as plain strings in two maps, so a
+ * key costs no object of its own (the grouping of a large release stays cheap to build and to collect).
  */
 export class PromptKeyGroups {
-  readonly groups = new Map<string, Group>()
   readonly issues: InputIssue[] = []
   audited = 0
+  /** Prompt-key text → its records' targets (a lone target as a string). */
+  private readonly targets = new Map<string, string | Set<string>>()
+  /** Prompt-key text → its records' ids (a lone id as a string). */
+  private readonly ids = new Map<string, string | string[]>()
   /** category id → level → target text, so equal targets are one string. */
   private readonly targetTexts = new Map<string, Map<string, string>>()
+  /** Raw name → normalised name: table names (and many field names) repeat across records. */
+  private readonly names = new Map<string, string>()
 
   constructor(private readonly options: GroupOptions) {}
 
@@ -118,6 +109,15 @@ export class PromptKeyGroups {
     if (text === undefined) {
       text = `${category}\0${level}`
       byLevel.set(level, text)
+    }
+    return text
+  }
+
+  private normalized(name: string): string {
+    let text = this.names.get(name)
+    if (text === undefined) {
+      text = normalizeKeyText(name)
+      this.names.set(name, text)
     }
     return text
   }
@@ -136,8 +136,8 @@ export class PromptKeyGroups {
       })
       return
     }
-    const key = promptKeyText(record)
-    if (key.startsWith('\u001f')) {
+    const field = this.normalized(record.metadata.field_name)
+    if (field === '') {
       this.issues.push({
         code: 'empty_field_name',
         path: `${options.source}:record ${index + 1}:metadata.field_name`,
@@ -145,15 +145,18 @@ export class PromptKeyGroups {
       })
       return
     }
+    const key = `${field}\u001f${this.normalized(record.metadata.table_name)}`
     const target = this.targetText(record.target?.category_id ?? '', level.trim())
-    const entry = this.groups.get(key)
-    if (!entry) this.groups.set(key, { targets: target, ids: record.id })
-    else {
-      if (typeof entry.targets === 'string') {
-        if (entry.targets !== target) entry.targets = new Set([entry.targets, target])
-      } else entry.targets.add(target)
-      if (typeof entry.ids === 'string') entry.ids = [entry.ids, record.id]
-      else entry.ids.push(record.id)
+    const targets = this.targets.get(key)
+    if (targets === undefined) {
+      this.targets.set(key, target)
+      this.ids.set(key, record.id)
+    } else {
+      if (typeof targets !== 'string') targets.add(target)
+      else if (targets !== target) this.targets.set(key, new Set([targets, target]))
+      const ids = this.ids.get(key) as string | string[]
+      if (typeof ids === 'string') this.ids.set(key, [ids, record.id])
+      else ids.push(record.id)
     }
     this.audited++
   }
@@ -164,6 +167,25 @@ export class PromptKeyGroups {
       groups.add(record, index)
     })
     return groups
+  }
+
+  /** How many prompt keys the audited records show. */
+  get size(): number {
+    return this.targets.size
+  }
+
+  /** Prompt-key texts in the order first seen. */
+  keys(): IterableIterator<string> {
+    return this.targets.keys()
+  }
+
+  targetCount(key: string): number {
+    const targets = this.targets.get(key)
+    return targets === undefined ? 0 : countOf(targets)
+  }
+
+  group(key: string): PromptKeyGroup {
+    return { key, targets: listOf(this.targets.get(key) ?? []), ids: listOf(this.ids.get(key) ?? []) }
   }
 
   /** Throws when an audited record lacked what its key needs. */
@@ -185,10 +207,12 @@ export class PromptKeyGroups {
   withoutConflicts(): PromptKeyGroups {
     const kept = new PromptKeyGroups(this.options)
     kept.issues.push(...this.issues)
-    for (const [key, entry] of this.groups) {
-      if (targetCount(entry) > 1) continue
-      kept.groups.set(key, entry)
-      kept.audited += idCount(entry)
+    for (const [key, targets] of this.targets) {
+      if (countOf(targets) > 1) continue
+      const ids = this.ids.get(key) as string | string[]
+      kept.targets.set(key, targets)
+      kept.ids.set(key, ids)
+      kept.audited += countOf(ids)
     }
     return kept
   }
@@ -196,7 +220,8 @@ export class PromptKeyGroups {
   /** Ids of the records in a group with more than one target. */
   conflictingIds(): Set<string> {
     const ids = new Set<string>()
-    for (const entry of this.groups.values()) if (targetCount(entry) > 1) for (const id of idList(entry)) ids.add(id)
+    for (const [key, targets] of this.targets)
+      if (countOf(targets) > 1) for (const id of listOf(this.ids.get(key) ?? [])) ids.add(id)
     return ids
   }
 }
@@ -204,29 +229,28 @@ export class PromptKeyGroups {
 export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport {
   const grouped = options.groups ?? PromptKeyGroups.of(options.records, options)
   grouped.check()
-  const { groups, audited } = grouped
+  const { audited } = grouped
   const cache = options.keyHashes ?? new Map<string, string>()
-  const hashed = [...groups].map(([text, entry]) => {
+  const hashed: { key: string; text: string }[] = []
+  for (const text of grouped.keys()) {
     let key = cache.get(text)
     if (key === undefined) {
       key = sha256(text, options.classificationSha256, options.gradingSha256)
       cache.set(text, key)
     }
-    return { key, entry }
-  })
+    hashed.push({ key, text })
+  }
   hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const conflicts: PromptConflict[] = []
-  for (const { key, entry } of hashed) {
-    if (targetCount(entry) < 2) continue
-    const ids = idList(entry)
+  for (const { key, text } of hashed) {
+    if (grouped.targetCount(text) < 2) continue
+    const { ids, targets } = grouped.group(text)
     conflicts.push({
       prompt_key_sha256: key,
       record_count: ids.length,
       record_id_sha256: ids.map((id) => sha256(id)).sort(),
-      target_count: targetCount(entry),
-      target_sha256: targetList(entry)
-        .map((target) => sha256(target))
-        .sort(),
+      target_count: targets.length,
+      target_sha256: targets.map((target) => sha256(target)).sort(),
     })
   }
   return {

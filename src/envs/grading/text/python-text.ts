@@ -51,7 +51,7 @@ export function pythonCasefold(value: string): string {
 
 /** `re.sub(r"\s+", " ", unicodedata.normalize("NFKC", value).strip()).casefold()`: the tools' and audit's key text. */
 export function normalizeKeyText(value: string): string {
-  return pythonCasefold(collapseWhitespace(pythonStrip(value.normalize('NFKC'))))
+  return pythonCasefold(collapseStrip(value.normalize('NFKC')))
 }
 
 /** Length in code points, as Python's `len(str)` counts. */
