@@ -1,7 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ExtensionText, extendRecordArrayText } from './extend-record-array.js'
+import { type ByteSink, ExtensionText, extendRecordArray } from './extend-record-array.js'
 import { RecordArrayWriter } from './record-array-file.js'
+
+/** Collects what `extendRecordArray` writes, as text. */
+function textSink(): ByteSink & { text(): string } {
+  const parts: Buffer[] = []
+  return {
+    write: (text) => parts.push(Buffer.from(text, 'utf8')),
+    writeBytes: (bytes) => parts.push(Buffer.from(bytes)),
+    text: () => Buffer.concat(parts).toString('utf8'),
+  }
+}
+
+const bytesOf = (text: string) => Buffer.from(text, 'utf8')
 
 /** A record file's text, as `RecordArrayWriter` writes it. */
 function recordFile(records: readonly unknown[]): string {
@@ -41,14 +53,14 @@ describe('extending a record file', () => {
             return record
           })
           const extension = new ExtensionText('schema_version')
-          let text = ''
-          const count = extendRecordArrayText(
-            recordFile(bases),
+          const sink = textSink()
+          const count = extendRecordArray(
+            bytesOf(recordFile(bases)),
             extended.map((record) => extension.of(record)),
-            (part) => (text += part),
+            sink,
           )
           expect(count).toBe(items.length)
-          expect(text).toBe(recordFile(extended))
+          expect(sink.text()).toBe(recordFile(extended))
         },
       ),
       { numRuns: 500 },
@@ -56,10 +68,11 @@ describe('extending a record file', () => {
   })
 
   it('refuses a text that is not one record a line, or a suffix count that differs', () => {
-    const emit = () => {}
-    expect(() => extendRecordArrayText(recordFile([{ a: 1 }]), [',"b":2', ',"c":3'], emit)).toThrow(/2 records/)
-    expect(() => extendRecordArrayText(JSON.stringify([{ a: 1 }], null, 2), [',"b":2'], emit)).toThrow()
-    expect(() => extendRecordArrayText('[]\n', [',"b":2'], emit)).toThrow(/empty/)
+    const sink = textSink()
+    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }])), [',"b":2', ',"c":3'], sink)).toThrow(/2 records/)
+    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }, { b: 2 }])), [',"c":3'], sink)).toThrow(/1 records/)
+    expect(() => extendRecordArray(bytesOf(JSON.stringify([{ a: 1 }], null, 2)), [',"b":2'], sink)).toThrow()
+    expect(() => extendRecordArray(bytesOf('[]\n'), [',"b":2'], sink)).toThrow(/empty/)
     expect(() => new ExtensionText('schema_version').of({ a: 1 })).toThrow(/schema_version/)
   })
 })

@@ -4,7 +4,7 @@
  * output is still written, as the stage commands write it); the SFT files are written by worker threads
  * while this thread writes the canonical dataset and the audit reports.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import {
@@ -31,6 +31,7 @@ import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.
 import { planLegacySft } from '../sft/legacy-sft-rows.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { BackgroundFileWriter, settleable } from '../workers/background-file-writer.js'
+import { readXlsxRowsInWorker, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import { SftWriters } from '../workers/write-sft-in-workers.js'
 import { releaseLineLayout } from './release-line-layout.js'
 import { lineReport, writeAuditReport } from './release-line-report.js'
@@ -58,6 +59,22 @@ export interface ReleaseLineResult {
 export async function runReleaseLine(options: ReleaseLineOptions): Promise<ReleaseLineResult> {
   const layout = releaseLineLayout(options.out, options.dataset)
   if (isNonEmptyDirectory(layout.run)) throw outputExistsError(layout.run)
+  // The workbook's reader starts first, so loading it and parsing overlap the input checks. (A missing or
+  // non-.xlsx input is left to the preprocess step, which reports it after the other inputs are checked.)
+  const readable = existsSync(options.input) && options.input.toLowerCase().endsWith('.xlsx')
+  const source = readable ? readXlsxRowsInWorker({ path: options.input, eager: true }) : undefined
+  try {
+    return await runLine(options, layout, source)
+  } finally {
+    await source?.close()
+  }
+}
+
+async function runLine(
+  options: ReleaseLineOptions,
+  layout: ReturnType<typeof releaseLineLayout>,
+  source: WorkerRowSource | undefined,
+): Promise<ReleaseLineResult> {
   const timings: ReleaseLineResult['timings'] = []
   const timed = async <T>(stage: string, rows: (value: T) => number, run: () => T | Promise<T>): Promise<T> => {
     const started = performance.now()
@@ -113,19 +130,22 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
           processedFile = file
           try {
             const writer = new RecordArrayWriter(file)
-            result = await preprocessWorkbook({
-              input: options.input,
-              mapping,
-              dataset: options.dataset,
-              ...(options.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
-              onRecord(record) {
-                writer.add(record)
-                const position = builder.records.length
-                builder.add(record)
-                const made = builder.records[position]
-                if (made) rawGroups.add(made, position)
+            result = await preprocessWorkbook(
+              {
+                input: options.input,
+                mapping,
+                dataset: options.dataset,
+                ...(options.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+                onRecord(record) {
+                  writer.add(record)
+                  const position = builder.records.length
+                  builder.add(record)
+                  const made = builder.records[position]
+                  if (made) rawGroups.add(made, position)
+                },
               },
-            })
+              source,
+            )
             writer.end()
           } catch (error) {
             await file.abandon()

@@ -16,6 +16,7 @@ import { outputExistsError } from '../io/publish-directory.js'
 import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
+import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
 import type { PreprocessReport } from './row-preprocessor.js'
 
@@ -35,11 +36,14 @@ export interface RunPreprocessOptions {
   onProgress?: (rows: number) => void
 }
 
-/** Reads the workbook (parsing in a worker thread) into processed records; throws with every problem found. */
+/**
+ * Reads the workbook (parsing in a worker thread) into processed records; throws with every problem found.
+ * `source`: a reader over `options.input` started earlier (see `readXlsxRowsInWorker`'s `eager`).
+ */
 export function preprocessWorkbook(
   options: PreprocessRowsOptions,
+  source: XlsxRowSource = readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) }),
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
-  const source = readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) })
   return preprocessRows(source, options)
 }
 

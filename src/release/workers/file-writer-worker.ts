@@ -1,11 +1,11 @@
 /**
  * @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it. With
- * `keep`, the text of a record file is kept after closing, for one `extend` job: a second record file whose
+ * `keep`, the bytes of a record file are kept after closing, for one `extend` job: a second record file whose
  * records are these records with more keys after their own (see `BackgroundFileWriter.writeExtended`).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
-import { extendRecordArrayText } from '../io/extend-record-array.js'
+import { extendRecordArray } from '../io/extend-record-array.js'
 import { type SerializedError, serializeError } from './worker-error.js'
 
 export type FileWriterMessage =
@@ -20,13 +20,11 @@ const post = (message: FileWriterMessage) => port.postMessage(message)
 const { path, keep } = workerData as { path: string; keep?: boolean }
 
 try {
-  const file = new BufferedFileWriter(path)
-  const kept: string[] = []
+  const file = new BufferedFileWriter(path, undefined, keep)
   port.on('message', (job: FileWriterJob) => {
     try {
       if (typeof job === 'string') {
         file.write(job)
-        if (keep) kept.push(job)
         return
       }
       if (job === null) {
@@ -36,9 +34,8 @@ try {
         return
       }
       const extended = new BufferedFileWriter(job.path)
-      const count = extendRecordArrayText(kept.join(''), job.suffixes, (text) => extended.write(text))
+      const count = extendRecordArray(file.keptBytes(), job.suffixes, extended)
       extended.close()
-      kept.length = 0
       post({ type: 'extended', count, sha256: extended.sha256() })
       port.close()
     } catch (error) {

@@ -13,39 +13,59 @@ type Message =
   | { type: 'done'; sheet: string }
   | { type: 'error'; error: SerializedError }
 
-export function readXlsxRowsInWorker(options: { path: string; sheet?: string }): XlsxRowSource {
+/** A row source whose worker may be running before iteration starts; `close` stops it if never read. */
+export interface WorkerRowSource extends XlsxRowSource {
+  close(): Promise<void>
+}
+
+/**
+ * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
+ * iterates; rows wait in a queue), instead of on the first row asked for.
+ */
+export function readXlsxRowsInWorker(options: { path: string; sheet?: string; eager?: boolean }): WorkerRowSource {
   // Missing files and wrong extensions fail here, synchronously, exactly as the in-thread reader does.
-  if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx')) return readXlsxRows(options)
+  if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx'))
+    return { ...readXlsxRows(options), close: async () => {} }
   let sheet = options.sheet ?? ''
-  async function* rows(): AsyncGenerator<XlsxRow> {
+  let started: ReturnType<typeof start> | undefined
+  function start() {
     const worker: Worker = startWorker({
       entry: 'xlsx-reader-worker',
       workerData: { path: options.path, sheet: options.sheet, batchSize: 500 },
     })
-    const queue: Message[] = []
-    let wake: (() => void) | undefined
-    let failure: Error | undefined
+    const state = {
+      worker,
+      queue: [] as Message[],
+      wake: undefined as (() => void) | undefined,
+      failure: undefined as Error | undefined,
+    }
     worker.on('message', (message: Message) => {
-      queue.push(message)
-      wake?.()
+      state.queue.push(message)
+      state.wake?.()
     })
     worker.on('error', (error) => {
-      failure = error
-      wake?.()
+      state.failure = error
+      state.wake?.()
     })
     worker.on('exit', (code) => {
-      if (code !== 0 && !failure) failure = new Error(`xlsx reader worker exited with code ${code}`)
-      wake?.()
+      if (code !== 0 && !state.failure) state.failure = new Error(`xlsx reader worker exited with code ${code}`)
+      state.wake?.()
     })
+    return state
+  }
+  if (options.eager) started = start()
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    const state = started ?? start()
+    started = state
     try {
       for (;;) {
-        const message = queue.shift()
+        const message = state.queue.shift()
         if (!message) {
-          if (failure) throw failure
+          if (state.failure) throw state.failure
           await new Promise<void>((resolve) => {
-            wake = resolve
+            state.wake = resolve
           })
-          wake = undefined
+          state.wake = undefined
           continue
         }
         if (message.type === 'error') throw deserializeError(message.error)
@@ -57,8 +77,14 @@ export function readXlsxRowsInWorker(options: { path: string; sheet?: string }):
         }
       }
     } finally {
-      await worker.terminate()
+      await state.worker.terminate()
     }
   }
-  return { rows: rows(), sheetName: () => sheet }
+  return {
+    rows: rows(),
+    sheetName: () => sheet,
+    close: async () => {
+      await started?.worker.terminate()
+    },
+  }
 }
