@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
+import { sortByKey } from '../canonical/sort-by-id.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 
 export const datasetAuditFormat = 'field-prompt-identifiability-v1'
@@ -240,9 +241,9 @@ export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport 
     }
     hashed.push({ key, text })
   }
-  hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const ordered = sortByKey(hashed, (item) => item.key)
   const conflicts: PromptConflict[] = []
-  for (const { key, text } of hashed) {
+  for (const { key, text } of ordered) {
     if (grouped.targetCount(text) < 2) continue
     const { ids, targets } = grouped.group(text)
     conflicts.push({
@@ -261,8 +262,8 @@ export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport 
     classification_standard_sha256: options.classificationSha256,
     grading_standard_sha256: options.gradingSha256,
     records_audited: audited,
-    prompt_keys: hashed.length,
-    prompt_key_sha256: sha256(...hashed.map((item) => item.key)),
+    prompt_keys: ordered.length,
+    prompt_key_sha256: sha256(...ordered.map((item) => item.key)),
     conflict_keys: conflicts.length,
     conflicting_records: conflicts.reduce((sum, conflict) => sum + conflict.record_count, 0),
     conflicts,

@@ -12,6 +12,9 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 /** `items` ordered by `keyOf(item)`, stably (equal keys keep their order). */
 export function sortByKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
   const keys = items.map(keyOf)
+  let sorted = true
+  for (let index = 1; index < keys.length && sorted; index++) sorted = (keys[index - 1] as string) <= (keys[index] as string)
+  if (sorted) return items.slice()
   if (items.length < indexBits && keys.every((key) => hexHead.test(key))) return sortByHexHead(items, keys)
   const byKey = new Map<string, T>()
   for (const [index, key] of keys.entries()) byKey.set(key, items[index] as T)
@@ -22,11 +25,20 @@ export function sortByKey<T>(items: readonly T[], keyOf: (item: T) => string): T
   return [...byKey.keys()].sort().map((key) => byKey.get(key) as T)
 }
 
+/** The number the first eight (lowercase hex) characters spell. */
+function hexHead8(key: string): number {
+  let value = 0
+  for (let index = 0; index < 8; index++) {
+    const code = key.charCodeAt(index)
+    value = value * 16 + (code <= 0x39 ? code - 0x30 : code - 0x57)
+  }
+  return value
+}
+
 function sortByHexHead<T>(items: readonly T[], keys: readonly string[]): T[] {
   // head * 2^20 + index < 2^52: exact in a double, so a numeric sort orders by head, then by index.
   const packed = new Float64Array(keys.length)
-  for (let index = 0; index < keys.length; index++)
-    packed[index] = Number.parseInt((keys[index] as string).slice(0, 8), 16) * indexBits + index
+  for (let index = 0; index < keys.length; index++) packed[index] = hexHead8(keys[index] as string) * indexBits + index
   packed.sort()
   const order = new Array<number>(keys.length)
   for (let position = 0; position < packed.length; position++) order[position] = (packed[position] as number) % indexBits

@@ -9,7 +9,7 @@
  */
 import { PythonRandom } from '../../core/random/python-random.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
-import { sortById } from './sort-by-id.js'
+import { sortByKey } from './sort-by-id.js'
 
 export const splitAlgorithmVersion = 'releaseops-split-v1'
 
@@ -149,35 +149,43 @@ function distribution(pool: CanonicalRecord[], assignment: number[], pick: (reco
   return result
 }
 
-/** Assigns splits to a copy of `records` (same order as given) and reports what happened. */
+/**
+ * Assigns splits to a copy of `records` (same order as given) and reports what happened. `inPlace`: set
+ * the split fields on `records` themselves (for a caller that owns them and keeps no other view of them).
+ */
 export function splitRecords(
   records: readonly CanonicalRecord[],
   options: SplitOptions,
+  { inPlace = false }: { inPlace?: boolean } = {},
 ): { records: CanonicalRecord[]; report: SplitReport } {
   const rng = new PythonRandom(options.seed)
   const excluded: { id: string; reason: string }[] = []
-  let pool: CanonicalRecord[] = []
-  const reasons = new Map<CanonicalRecord, string>()
-  for (const record of records) {
+  const reasons: (string | null)[] = new Array(records.length).fill(null)
+  const included: number[] = []
+  records.forEach((record, index) => {
     let reason: string | null = null
     if (record.resolution_status !== 'resolved') reason = `resolution_status:${record.resolution_status}`
     else if (options.splitType === 'group' && !groupValue(record, options.groupKey as string))
       reason = `empty_group_key:${options.groupKey}`
     if (reason) {
       excluded.push({ id: record.id, reason })
-      reasons.set(record, reason)
-    } else pool.push(record)
-  }
-  pool = sortById(pool)
+      reasons[index] = reason
+    } else included.push(index)
+  })
+  // Positions in `records` of the pool, in id order.
+  const order = sortByKey(included, (index) => (records[index] as CanonicalRecord).id)
+  const pool = order.map((index) => records[index] as CanonicalRecord)
   const assignment = options.splitType === 'random' ? dealRandom(pool, options, rng) : dealGroups(pool, options, rng)
-  const splitOf = new Map<CanonicalRecord, SplitName>()
-  for (const [index, record] of pool.entries()) splitOf.set(record, splitNames[assignment[index] as number] as SplitName)
-  const output = records.map((record) => {
+  const splits: (SplitName | null)[] = new Array(records.length).fill(null)
+  order.forEach((index, position) => {
+    splits[index] = splitNames[assignment[position] as number] as SplitName
+  })
+  const output = records.map((record, index) => {
     // Copied, then updated: V8 builds `{ ...record, more }` far more slowly.
-    const copy = Object.assign({}, record)
-    copy.split = splitOf.get(record) ?? null
-    copy.split_exclusion_reason = reasons.get(record) ?? null
-    return copy
+    const target = inPlace ? record : Object.assign({}, record)
+    target.split = splits[index] ?? null
+    target.split_exclusion_reason = reasons[index] ?? null
+    return target
   })
   const byReason = new Map<string, number>()
   for (const { reason } of excluded) byReason.set(reason, (byReason.get(reason) ?? 0) + 1)
@@ -186,7 +194,7 @@ export function splitRecords(
   const later = (dist: Record<SplitName, Record<string, number>>) =>
     [...new Set([...Object.keys(dist.val), ...Object.keys(dist.test)])].filter((key) => !(key in dist.train)).sort(compareText)
   const sizes = { train: 0, val: 0, test: 0 }
-  for (const split of splitOf.values()) sizes[split]++
+  for (const split of splits) if (split) sizes[split]++
   return {
     records: output,
     report: {

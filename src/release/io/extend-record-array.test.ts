@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ByteSink, ExtensionText, extendRecordArray } from './extend-record-array.js'
+import { type ByteSink, extendRecordArray, SuffixTable } from './extend-record-array.js'
 import { RecordArrayWriter } from './record-array-file.js'
 
 /** Collects what `extendRecordArray` writes, as text. */
@@ -52,13 +52,10 @@ describe('extending a record file', () => {
             for (const [key, extra] of Object.entries(item.extra)) if (!(key in record)) record[key] = extra
             return record
           })
-          const extension = new ExtensionText('schema_version')
+          const table = new SuffixTable('schema_version')
+          for (const record of extended) table.add(record)
           const sink = textSink()
-          const count = extendRecordArray(
-            bytesOf(recordFile(bases)),
-            extended.map((record) => extension.of(record)),
-            sink,
-          )
+          const count = extendRecordArray(bytesOf(recordFile(bases)), table.suffixes(), sink)
           expect(count).toBe(items.length)
           expect(sink.text()).toBe(recordFile(extended))
         },
@@ -69,10 +66,11 @@ describe('extending a record file', () => {
 
   it('refuses a text that is not one record a line, or a suffix count that differs', () => {
     const sink = textSink()
-    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }])), [',"b":2', ',"c":3'], sink)).toThrow(/2 records/)
-    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }, { b: 2 }])), [',"c":3'], sink)).toThrow(/1 records/)
-    expect(() => extendRecordArray(bytesOf(JSON.stringify([{ a: 1 }], null, 2)), [',"b":2'], sink)).toThrow()
-    expect(() => extendRecordArray(bytesOf('[]\n'), [',"b":2'], sink)).toThrow(/empty/)
-    expect(() => new ExtensionText('schema_version').of({ a: 1 })).toThrow(/schema_version/)
+    const suffixes = (count: number) => ({ texts: [',"b":2'], ids: new Int32Array(count) })
+    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }])), suffixes(2), sink)).toThrow(/2 records/)
+    expect(() => extendRecordArray(bytesOf(recordFile([{ a: 1 }, { b: 2 }])), suffixes(1), sink)).toThrow(/1 records/)
+    expect(() => extendRecordArray(bytesOf(JSON.stringify([{ a: 1 }], null, 2)), suffixes(1), sink)).toThrow()
+    expect(() => extendRecordArray(bytesOf('[]\n'), suffixes(1), sink)).toThrow(/empty/)
+    expect(() => new SuffixTable('schema_version').add({ a: 1 })).toThrow(/schema_version/)
   })
 })

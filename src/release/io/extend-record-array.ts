@@ -14,15 +14,55 @@ const newline = 0x0a
 const closeBrace = 0x7d
 const comma = 0x2c
 
+/** One suffix per record, as an index into a table of the distinct suffixes (most records share theirs). */
+export interface Suffixes {
+  /** `,"key":value…`: the JSON of the keys a record gains, without the closing brace. */
+  texts: readonly string[]
+  /** Per record, its suffix's index in `texts`. */
+  ids: ArrayLike<number>
+}
+
 /**
  * Writes the extended file to `sink`: record `i` is the original record without its closing brace, then
- * `suffixes[i]` (`,"key":value…`, no brace), then `}`. Returns the record count; bytes that are not in the
- * writer's layout, or a suffix count that differs from the record count, throw.
+ * its suffix, then `}`. Returns the record count; bytes that are not in the writer's layout, or a suffix
+ * count that differs from the record count, throw.
  */
-export function extendRecordArray(bytes: Uint8Array, suffixes: readonly string[], sink: ByteSink): number {
+export function extendRecordArray(bytes: Uint8Array, suffixes: Suffixes, sink: ByteSink): number {
+  const count = suffixes.ids.length
+  // Each distinct suffix is encoded once, with the brace (and comma, newline) that ends its record.
+  const encoded = (close: string) => suffixes.texts.map((text) => Buffer.from(`${text}${close}`, 'utf8'))
+  const middle = encoded('},\n')
+  const final = encoded('}\n')
+  const written = extendLines(
+    bytes,
+    count,
+    (index, body, last) => {
+      const id = suffixes.ids[index] as number
+      const text = suffixes.texts[id]
+      if (text === undefined) throw new Error(`record ${index + 1} has no suffix ${id}`)
+      // `{}` gains its first key: no comma before it.
+      if (body.length === 1 && text.startsWith(',')) {
+        sink.write(`{${text.slice(1)}${last ? '}\n' : '},\n'}`)
+        return
+      }
+      sink.writeBytes(body)
+      sink.writeBytes((last ? final : middle)[id] as Buffer)
+    },
+    sink,
+  )
+  return written
+}
+
+/** Calls `each` with every record line's bytes up to its closing brace; checks the layout and the count. */
+function extendLines(
+  bytes: Uint8Array,
+  expected: number,
+  each: (index: number, body: Uint8Array, last: boolean) => void,
+  sink: ByteSink,
+): number {
   const text = (start: number, end: number) => Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1')
   if (bytes.length === 3 && text(0, 3) === '[]\n') {
-    if (suffixes.length !== 0) throw new Error(`an empty record file cannot take ${suffixes.length} suffixes`)
+    if (expected !== 0) throw new Error(`an empty record file cannot take ${expected} suffixes`)
     sink.write('[]\n')
     return 0
   }
@@ -40,64 +80,79 @@ export function extendRecordArray(bytes: Uint8Array, suffixes: readonly string[]
     const brace = final ? end - 1 : end - 2
     if (end < 0 || brace < position || body[brace] !== closeBrace || (!final && body[brace + 1] !== comma))
       throw new Error(`record ${count + 1} does not end a line as "}" or "},"`)
-    if (count >= suffixes.length) throw new Error(`expected a record file of ${suffixes.length} records, one a line`)
-    const suffix = suffixes[count] as string
-    // `{}` gains its first key: no comma before it.
-    if (brace === position + 1 && suffix.startsWith(',')) {
-      sink.write(`{${suffix.slice(1)}`)
-    } else {
-      sink.writeBytes(body.subarray(position, brace))
-      sink.write(suffix)
-    }
-    sink.write(final ? '}\n' : '},\n')
+    if (count >= expected) throw new Error(`expected a record file of ${expected} records, one a line`)
+    each(count, body.subarray(position, brace), final)
     count++
     position = end + 1
   }
-  if (count !== suffixes.length)
-    throw new Error(`expected a record file of ${suffixes.length} records, one a line; found ${count}`)
+  if (count !== expected) throw new Error(`expected a record file of ${expected} records, one a line; found ${count}`)
   sink.write(']\n')
   return count
 }
 
+const endOfPath = Symbol('end of path')
+
 /**
- * The suffixes `extendRecordArray` takes: the JSON text of a record's keys from `firstKey` on
- * (`,"key":value…`), byte for byte what `JSON.stringify(record)` writes for them. Keys keep insertion
- * order only when none is an array index ("0", "12"), which record keys never are. Object values are
- * serialised once per object (records share their targets, which are never mutated).
+ * Builds the `Suffixes` of records that extend others: a record's suffix is the JSON of its keys from
+ * `firstKey` on, byte for byte what `JSON.stringify(record)` writes for them. Records are told apart by
+ * those keys and values (objects by identity: records share their targets, which are never mutated), so
+ * each distinct suffix is serialised once. Keys keep insertion order only when none is an array index
+ * ("0", "12"), which record keys never are.
  */
-export class ExtensionText {
-  private readonly keys = new Map<string, string>()
-  private readonly objects = new Map<object, string>()
+export class SuffixTable {
+  readonly texts: string[] = []
+  private readonly ids: number[] = []
+  /** A trie over key, value, key, value… ending in the suffix's index. */
+  private readonly root = new Map<unknown, unknown>()
 
   constructor(private readonly firstKey: string) {}
 
-  of(record: object): string {
-    let text = ''
+  /** Adds the next record's suffix. */
+  add(record: object): void {
+    let node = this.root
     let on = false
-    for (const [key, value] of Object.entries(record)) {
+    for (const key in record) {
       if (!on) {
         if (key !== this.firstKey) continue
         on = true
       }
+      const value = (record as Record<string, unknown>)[key]
       if (value === undefined) continue
-      let keyText = this.keys.get(key)
-      if (keyText === undefined) {
-        keyText = JSON.stringify(key)
-        this.keys.set(key, keyText)
-      }
-      text += `,${keyText}:${this.value(value)}`
+      node = child(child(node, key), value)
     }
     if (!on) throw new Error(`a record without "${this.firstKey}" cannot be written as an extension`)
-    return text
+    let id = node.get(endOfPath) as number | undefined
+    if (id === undefined) {
+      id = this.texts.length
+      this.texts.push(suffixText(record, this.firstKey))
+      node.set(endOfPath, id)
+    }
+    this.ids.push(id)
   }
 
-  private value(value: unknown): string {
-    if (value === null || typeof value !== 'object') return JSON.stringify(value)
-    let text = this.objects.get(value)
-    if (text === undefined) {
-      text = JSON.stringify(value)
-      this.objects.set(value, text)
-    }
-    return text
+  suffixes(): { texts: string[]; ids: Int32Array } {
+    return { texts: this.texts, ids: Int32Array.from(this.ids) }
   }
+}
+
+function child(node: Map<unknown, unknown>, key: unknown): Map<unknown, unknown> {
+  let next = node.get(key) as Map<unknown, unknown> | undefined
+  if (!next) {
+    next = new Map()
+    node.set(key, next)
+  }
+  return next
+}
+
+function suffixText(record: object, firstKey: string): string {
+  let text = ''
+  let on = false
+  for (const [key, value] of Object.entries(record)) {
+    if (!on) {
+      if (key !== firstKey) continue
+      on = true
+    }
+    if (value !== undefined) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`
+  }
+  return text
 }

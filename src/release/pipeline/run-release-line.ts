@@ -21,7 +21,7 @@ import { splitRecords } from '../canonical/split-records.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
 import { writeFileAtomicAsync } from '../io/atomic-file.js'
-import { ExtensionText } from '../io/extend-record-array.js'
+import { SuffixTable } from '../io/extend-record-array.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
@@ -208,14 +208,22 @@ async function runLine(
     const split = await timed(
       'split',
       (value) => value.report.included_size,
-      () => splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: options.seed ?? 42, levelField }),
+      // The line owns these records (built above, nowhere else in use), so the split marks them in place.
+      () =>
+        splitRecords(
+          records,
+          { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: options.seed ?? 42, levelField },
+          { inPlace: true },
+        ),
     )
     built.records.length = 0
     records = []
     // The canonical file is written now, by the processed file's worker, while this thread audits, plans
     // and builds the SFT rows; it is published once every check below has passed.
-    const extension = new ExtensionText('schema_version')
-    const suffixes = split.records.map((record) => extension.of(record))
+    const table = new SuffixTable('schema_version')
+    for (const record of split.records) table.add(record)
+    const suffixes = table.suffixes()
+    const canonicalCount = suffixes.ids.length
     const checks = settleable<void>()
     checks.promise.catch(() => {})
     const canonicalStarted = performance.now()
@@ -237,8 +245,8 @@ async function runLine(
       },
     }).then(() => {
       const seconds = (performance.now() - canonicalStarted) / 1000
-      timings.push({ stage: 'write canonical', seconds, rows: suffixes.length })
-      options.onStage?.('write canonical', seconds, suffixes.length)
+      timings.push({ stage: 'write canonical', seconds, rows: canonicalCount })
+      options.onStage?.('write canonical', seconds, canonicalCount)
     })
     let finalAudit: BundleAuditReport
     let plan: ReturnType<typeof planLegacySft>

@@ -157,9 +157,13 @@ function labelGapGate(
 export function sftRowInputs(entries: readonly SftPlanEntry[], metadataFields: readonly string[]): SftRowInput[] {
   return entries.map(({ record, level }) => {
     const source = record.metadata as Record<string, unknown>
-    const metadata: Record<string, string> = {}
-    for (const field of metadataFields)
-      metadata[field] = source[field] === undefined || source[field] === null ? '' : String(source[field])
+    // Rows read only the task's fields: a record whose fields are all text lends its metadata as it is.
+    let metadata = source as Record<string, string>
+    if (!metadataFields.every((field) => typeof source[field] === 'string')) {
+      metadata = {}
+      for (const field of metadataFields)
+        metadata[field] = source[field] === undefined || source[field] === null ? '' : String(source[field])
+    }
     return { id: record.id, metadata, groundTruth: record.target?.category_id as string, level }
   })
 }

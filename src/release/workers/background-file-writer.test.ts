@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { SuffixTable } from '../io/extend-record-array.js'
 import { RecordArrayWriter, writeRecordArray } from '../io/record-array-file.js'
 import { BackgroundFileWriter, writeRecordArrayInBackground } from './background-file-writer.js'
 
@@ -30,10 +31,9 @@ describe('background file writer', () => {
     writer.end()
     expect(await file.close()).toBe(writeRecordArray(join(directory, 'base-here.json'), records).sha256)
     const extended = records.map((record, index) => ({ ...record, schema_version: 2, split: index % 3 ? 'train' : null }))
-    const written = await file.writeExtended(
-      join(directory, 'extended.json'),
-      extended.map((record) => `,"schema_version":2,"split":${JSON.stringify(record.split)}`),
-    )
+    const table = new SuffixTable('schema_version')
+    for (const record of extended) table.add(record)
+    const written = await file.writeExtended(join(directory, 'extended.json'), table.suffixes())
     const here = writeRecordArray(join(directory, 'extended-here.json'), extended)
     expect(written).toEqual(here)
     expect(readFileSync(join(directory, 'extended.json')).equals(readFileSync(join(directory, 'extended-here.json')))).toBe(true)

@@ -85,12 +85,13 @@ export class BackgroundFileWriter implements TextSink {
 
   /**
    * After `close` of a record file written with `keep`: writes a new record file at `path` whose record
-   * `i` is record `i` of this one with `suffixes[i]` (`,"key":value…`) before its closing brace. Resolves
+   * `i` is record `i` of this one with its suffix (`,"key":value…`, see `SuffixTable`) before its closing
+   * brace (`ids` is handed over to the worker). Resolves
    * with the count and the new file's SHA-256, and ends the worker.
    */
-  async writeExtended(path: string, suffixes: string[]): Promise<{ count: number; sha256: string }> {
+  async writeExtended(path: string, suffixes: { texts: string[]; ids: Int32Array }): Promise<{ count: number; sha256: string }> {
     if (!this.options.keep) throw new Error('writeExtended needs a writer made with keep')
-    this.worker.postMessage({ type: 'extend', path, suffixes } satisfies FileWriterJob)
+    this.worker.postMessage({ type: 'extend', path, suffixes } satisfies FileWriterJob, [suffixes.ids.buffer as ArrayBuffer])
     try {
       return await this.extended
     } finally {

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
-import { extendRecordArray } from '../io/extend-record-array.js'
+import { extendRecordArray, type Suffixes } from '../io/extend-record-array.js'
 import { type SerializedError, serializeError } from './worker-error.js'
 
 export type FileWriterMessage =
@@ -13,7 +13,7 @@ export type FileWriterMessage =
   | { type: 'extended'; count: number; sha256: string }
   | { type: 'error'; error: SerializedError }
 
-export type FileWriterJob = string | null | { type: 'extend'; path: string; suffixes: string[] }
+export type FileWriterJob = string | null | { type: 'extend'; path: string; suffixes: Suffixes }
 
 const port = parentPort as NonNullable<typeof parentPort>
 const post = (message: FileWriterMessage) => port.postMessage(message)
