@@ -10,6 +10,8 @@ import { runCanonicalBuild } from '../src/release/canonical/run-canonical-build.
 import { runCanonicalSplit } from '../src/release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../src/release/canonical/run-quarantine-conflicts.js'
 import { runDemoData } from '../src/release/demo/write-demo-data.js'
+import { releaseLineLayout } from '../src/release/pipeline/release-line-layout.js'
+import { runReleaseLine } from '../src/release/pipeline/run-release-line.js'
 import { runPreprocess } from '../src/release/preprocess/run-preprocess.js'
 import { runSftExport } from '../src/release/sft/run-sft-export.js'
 import { buildXlsx, type XlsxCell } from '../src/release/xlsx/write-xlsx.js'
@@ -342,5 +344,34 @@ describe('sft export rejects bad inputs and publishes nothing', () => {
       allowLabelGaps: ['A2-1'],
     })
     expect(waived.label_gap_gate).toMatchObject({ status: 'waived', waived: [{ label: 'A2-1', split: 'val' }] })
+  })
+})
+
+describe('the in-process line stops before publishing anything', () => {
+  it('with quarantine off, conflicting prompt keys stop it after the raw audit report, with nothing published', async () => {
+    const out = join(temporaryDirectory('line-no-quarantine'), 'out')
+    const layout = releaseLineLayout(out, fixture.dataset)
+    const error = await thrown(() =>
+      runReleaseLine({
+        input: fixture.path('xlsx'),
+        mapping: fixture.path('mapping'),
+        dataset: fixture.dataset,
+        configFile: fixture.path('datasets'),
+        registry: fixture.path('registry'),
+        corpus: fixture.path('corpus'),
+        taskConfig: fixture.path('task'),
+        gradingConfig: fixture.path('grading'),
+        classificationStandard: fixture.path('classification'),
+        gradingStandard: fixture.path('grading'),
+        out,
+        stripTrailingCodes: true,
+        quarantine: false,
+      }),
+    )
+    expect(error).toMatchObject({ code: 'prompt_conflicts', path: layout.rawAudit })
+    const raw = JSON.parse(readFileSync(layout.rawAudit, 'utf8'))
+    expect(raw).toMatchObject({ status: 'failed', conflict_keys: expect.any(Number) })
+    expect(raw.conflict_keys).toBeGreaterThan(0)
+    for (const release of [layout.canonical, layout.sftRelease, layout.audit]) expect(existsSync(release)).toBe(false)
   })
 })

@@ -1,0 +1,208 @@
+/**
+ * @module release/pipeline: the second half of the release line, once every record is built and grouped:
+ * quarantine → split → canonical dataset, legacy SFT export and audit reports. The worker threads get their
+ * jobs first (the canonical file, the SFT files) and this thread audits while they write; both releases
+ * are published only once the audits and the label-gap gate have passed, so a failure publishes nothing.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import {
+  auditPassed,
+  auditPromptConflicts,
+  type BundleAuditReport,
+  bundleAuditReports,
+  type PromptKeyGroups,
+} from '../audit/prompt-conflict-audit.js'
+import type { ResolutionReport } from '../canonical/build-canonical.js'
+import { quarantineConflicts } from '../canonical/run-quarantine-conflicts.js'
+import { type SplitReport, splitRecords } from '../canonical/split-records.js'
+import type { CanonicalRecord } from '../contracts/canonical-record.js'
+import { SuffixTable } from '../io/extend-record-array.js'
+import type { LoadedTask } from '../io/load-task-files.js'
+import { publishDirectory } from '../io/publish-directory.js'
+import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.js'
+import { planLegacySft } from '../sft/legacy-sft-rows.js'
+import { type BackgroundFileWriter, settleable } from '../workers/background-file-writer.js'
+import type { SftWriters } from '../workers/write-sft-in-workers.js'
+import type { releaseLineLayout } from './release-line-layout.js'
+import { writeAuditReport } from './release-line-report.js'
+
+export interface PublishLineInputs {
+  dataset: string
+  seed: number
+  quarantine: boolean
+  layout: ReturnType<typeof releaseLineLayout>
+  /** The canonical records, in processed order; the line owns them (the split marks them in place). */
+  records: CanonicalRecord[]
+  /** Their audit grouping, built as they were made. */
+  groups: PromptKeyGroups
+  resolution: ResolutionReport & { inputs: Record<string, string | null> }
+  /** The processed file's writer, which kept its bytes: it writes the canonical file from them. */
+  processedFile: BackgroundFileWriter
+  writers: SftWriters
+  loaded: LoadedTask
+  standards: { classification: string; grading: string }
+  /** Receives each stage's time and row count. */
+  record: StageRecorder
+}
+
+export type StageRecorder = (stage: string, seconds: number, rows: number) => void
+
+/** Runs `run` as a stage: its time and the rows its value stands for go to `record`. */
+export function stageTimer(record: StageRecorder) {
+  return async <T>(stage: string, rows: (value: T) => number, run: () => T | Promise<T>): Promise<T> => {
+    const started = performance.now()
+    const value = await run()
+    record(stage, (performance.now() - started) / 1000, rows(value))
+    return value
+  }
+}
+
+const secondsSince = (started: number) => (performance.now() - started) / 1000
+
+export interface PublishedLine {
+  rawAudit: BundleAuditReport
+  finalAudit: BundleAuditReport
+  quarantine: ReturnType<typeof quarantineConflicts>['report'] | undefined
+  split: SplitReport
+  canonicalSha256: string
+  exported: SftExportReport
+}
+
+export async function publishReleaseLine(inputs: PublishLineInputs): Promise<PublishedLine> {
+  const { layout, groups } = inputs
+  const timed = stageTimer(inputs.record)
+  const levelField = inputs.loaded.task.grading.gt_field
+  const keyHashes = new Map<string, string>()
+  const audit = (auditedGroups: PromptKeyGroups): BundleAuditReport =>
+    bundleAuditReports(
+      [
+        auditPromptConflicts({
+          dataset: inputs.dataset,
+          records: [],
+          classificationSha256: inputs.standards.classification,
+          gradingSha256: inputs.standards.grading,
+          split: 'all',
+          levelField,
+          source: 'canonical',
+          keyHashes,
+          groups: auditedGroups,
+        }),
+      ],
+      'all',
+    )
+  groups.check()
+  const conflicting = groups.conflictingIds()
+  let records = inputs.records
+  let quarantine: PublishedLine['quarantine']
+  if (conflicting.size > 0) {
+    if (!inputs.quarantine) {
+      const rawAudit = audit(groups)
+      writeAuditReport(layout.rawAudit, rawAudit)
+      throw new InvalidInputError({
+        code: 'prompt_conflicts',
+        path: layout.rawAudit,
+        message: `The prompt audit found ${rawAudit.conflict_keys} conflicting prompt key(s); report: ${layout.rawAudit}.`,
+        issues: [],
+      })
+    }
+    const result = await timed(
+      'quarantine',
+      (value) => value.report.quarantined_records,
+      () => quarantineConflicts({ records, dataset: inputs.dataset, levelField, conflicting }),
+    )
+    records = result.records
+    quarantine = result.report
+  }
+  const split = await timed(
+    'split',
+    (value) => value.report.included_size,
+    () =>
+      splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: inputs.seed, levelField }, { inPlace: true }),
+  )
+  records = []
+  // Nothing is published until the audits and the gate have passed.
+  const checks = settleable<void>()
+  checks.promise.catch(() => {})
+
+  // The canonical file: written by the processed file's worker while this thread goes on.
+  const table = new SuffixTable('schema_version')
+  for (const record of split.records) table.add(record)
+  const suffixes = table.suffixes()
+  const canonicalCount = suffixes.ids.length
+  let canonicalSha256 = ''
+  const canonicalStarted = performance.now()
+  const canonicalPublished = publishDirectory({
+    target: layout.canonical,
+    async build(staging) {
+      canonicalSha256 = (await inputs.processedFile.writeExtended(join(staging, 'all.json'), suffixes)).sha256
+      const reports = { resolution_report: inputs.resolution, quarantine_report: quarantine, split_report: split.report }
+      for (const [name, value] of Object.entries(reports)) {
+        if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
+      }
+      await checks.promise
+    },
+  }).then(() => inputs.record('write canonical', secondsSince(canonicalStarted), canonicalCount))
+
+  let exporting: Promise<void> | undefined
+  let exported: SftExportReport | undefined
+  let audits: { rawAudit: BundleAuditReport; finalAudit: BundleAuditReport }
+  try {
+    const plan = planLegacySft({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
+    if (plan.issues.length > 0 || plan.gate.status === 'failed') {
+      throw new InvalidInputError({
+        code: plan.issues[0]?.code ?? 'label_gap',
+        message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
+        issues: plan.issues.slice(0, 100),
+      })
+    }
+    // The SFT files: val and test built and written by a worker, train built here and written by another.
+    const exportStarted = performance.now()
+    const exportRows = plan.splits.train.length + plan.splits.val.length + plan.splits.test.length
+    exporting = publishDirectory({
+      target: layout.sftRelease,
+      async build(staging) {
+        exported = await exportLegacySft({
+          staging,
+          dataset: inputs.dataset,
+          plan,
+          loaded: inputs.loaded,
+          canonicalSha256: canonicalPublished.then(() => canonicalSha256),
+          writers: inputs.writers,
+        })
+        await checks.promise
+      },
+    }).then(() => inputs.record('sft export', secondsSince(exportStarted), exportRows))
+    exporting.catch(() => {})
+    audits = await timed(
+      'audits',
+      (value) => value.finalAudit.records_audited,
+      () => {
+        const rawAudit = audit(groups)
+        // Quarantine took out every record of every conflicting group and the split changes no target,
+        // so the split records group exactly as the raw grouping without its conflicting groups.
+        const kept = groups.withoutConflicts()
+        if (kept.audited !== split.report.included_size)
+          throw new Error(`the split holds ${split.report.included_size} resolved records, the audit grouping ${kept.audited}`)
+        return { rawAudit, finalAudit: audit(kept) }
+      },
+    )
+    if (!auditPassed(audits.finalAudit))
+      throw new InvalidInputError({
+        code: 'prompt_conflicts',
+        path: layout.audit,
+        message: 'The prompt audit still fails after quarantine.',
+        issues: [],
+      })
+    checks.resolve()
+  } catch (error) {
+    checks.reject(error as Error)
+    await Promise.all([canonicalPublished.catch(() => {}), exporting?.catch(() => {})])
+    throw error
+  }
+  writeAuditReport(layout.rawAudit, audits.rawAudit)
+  writeAuditReport(layout.audit, audits.finalAudit)
+  await Promise.all([canonicalPublished, exporting])
+  return { ...audits, quarantine, split: split.report, canonicalSha256, exported: exported as SftExportReport }
+}
