@@ -95,8 +95,8 @@ export class PromptKeyGroups {
   private readonly ids = new Map<string, string | string[]>()
   /** category id → level → target text, so equal targets are one string. */
   private readonly targetTexts = new Map<string, Map<string, string>>()
-  /** Raw name → normalised name: table names (and many field names) repeat across records. */
-  private readonly names = new Map<string, string>()
+  /** Raw table name → normalised: a table's name repeats for each of its fields (field names mostly do not). */
+  private readonly tables = new Map<string, string>()
 
   constructor(private readonly options: GroupOptions) {}
 
@@ -114,11 +114,11 @@ export class PromptKeyGroups {
     return text
   }
 
-  private normalized(name: string): string {
-    let text = this.names.get(name)
+  private normalizedTable(name: string): string {
+    let text = this.tables.get(name)
     if (text === undefined) {
       text = normalizeKeyText(name)
-      this.names.set(name, text)
+      this.tables.set(name, text)
     }
     return text
   }
@@ -137,7 +137,7 @@ export class PromptKeyGroups {
       })
       return
     }
-    const field = this.normalized(record.metadata.field_name)
+    const field = normalizeKeyText(record.metadata.field_name)
     if (field === '') {
       this.issues.push({
         code: 'empty_field_name',
@@ -146,7 +146,7 @@ export class PromptKeyGroups {
       })
       return
     }
-    const key = `${field}\u001f${this.normalized(record.metadata.table_name)}`
+    const key = `${field}\u001f${this.normalizedTable(record.metadata.table_name)}`
     const target = this.targetText(record.target?.category_id ?? '', level.trim())
     const targets = this.targets.get(key)
     if (targets === undefined) {

@@ -21,7 +21,7 @@ export interface CanonicalBuildInput {
   /** The processed file's name, for issue paths. */
   source: string
   records: readonly unknown[]
-  /** Records made by this process's preprocess step: already valid, so the schema check is skipped. */
+  /** Records made by this process's preprocess step: already valid and one per id, so neither is checked. */
   trusted?: boolean
 }
 
@@ -72,7 +72,7 @@ export interface CanonicalBuilderOptions {
   codeByLeaf: ReadonlyMap<string, string>
   /** The processed file's name, for issue paths. */
   source: string
-  /** Records made by this process's preprocess step: already valid, so the schema check is skipped. */
+  /** Records made by this process's preprocess step: already valid and one per id, so neither is checked. */
   trusted?: boolean
 }
 
@@ -119,12 +119,19 @@ export class CanonicalBuilder {
       })
       return
     }
-    const first = this.ids.get(record.id)
-    if (first !== undefined) {
-      issues.push({ code: 'duplicate_record_id', path: `${where()}:id`, message: `id ${record.id} repeats record ${first + 1}` })
-      return
+    // Preprocessing keeps one record per id, so trusted records need no second index of their ids.
+    if (!this.options.trusted) {
+      const first = this.ids.get(record.id)
+      if (first !== undefined) {
+        issues.push({
+          code: 'duplicate_record_id',
+          path: `${where()}:id`,
+          message: `id ${record.id} repeats record ${first + 1}`,
+        })
+        return
+      }
+      this.ids.set(record.id, index)
     }
-    this.ids.set(record.id, index)
     const resolution = this.resolver.resolve(record)
     if (resolution.status === 'resolved' && this.excluded.has(resolution.categoryId)) {
       issues.push({

@@ -8,6 +8,7 @@ import type { ColumnMapping } from '../contracts/column-mapping.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
 import { sha256File } from '../io/sha256.js'
+import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { type PreprocessReport, RowPreprocessor } from './row-preprocessor.js'
 
@@ -42,38 +43,41 @@ export async function preprocessRows(
   checkDatasetName(options.dataset)
   let processor: RowPreprocessor | undefined
   let rows = 0
-  for await (const row of source.rows) {
-    if (!processor) {
-      if (row.rowNumber !== 1) {
-        const path = `${basename(options.input)}:${source.sheetName()}:row 1`
-        throw new InvalidInputError({
-          code: 'missing_header',
-          path,
-          message: `${path}: row 1 must hold the column headers, but it is empty.`,
-          issues: [{ code: 'missing_header', path, message: 'row 1 is empty' }],
-        })
-      }
-      processor = new RowPreprocessor(
-        {
-          source: {
-            dataset: options.dataset,
-            file: basename(options.input),
-            sha256: sha256File(options.input),
-            sheet: source.sheetName(),
+  // A worker's source hands over its rows a batch at a time: one await a batch, not one a row.
+  const batches = 'batches' in source ? (source as WorkerRowSource).batches : oneByOne(source.rows)
+  for await (const batch of batches)
+    for (const row of batch) {
+      if (!processor) {
+        if (row.rowNumber !== 1) {
+          const path = `${basename(options.input)}:${source.sheetName()}:row 1`
+          throw new InvalidInputError({
+            code: 'missing_header',
+            path,
+            message: `${path}: row 1 must hold the column headers, but it is empty.`,
+            issues: [{ code: 'missing_header', path, message: 'row 1 is empty' }],
+          })
+        }
+        processor = new RowPreprocessor(
+          {
+            source: {
+              dataset: options.dataset,
+              file: basename(options.input),
+              sha256: sha256File(options.input),
+              sheet: source.sheetName(),
+            },
+            mapping: options.mapping,
+            stripTrailingCodes: options.stripTrailingCodes ?? false,
+            skipEmptyFieldName: options.skipEmptyFieldName ?? false,
+            ...(options.onRecord ? { onRecord: options.onRecord } : {}),
           },
-          mapping: options.mapping,
-          stripTrailingCodes: options.stripTrailingCodes ?? false,
-          skipEmptyFieldName: options.skipEmptyFieldName ?? false,
-          ...(options.onRecord ? { onRecord: options.onRecord } : {}),
-        },
-        row.cells,
-      )
-      if (!processor.headerValid) throw failed(processor, options.input)
-      continue
+          row.cells,
+        )
+        if (!processor.headerValid) throw failed(processor, options.input)
+        continue
+      }
+      processor.add(row.rowNumber, row.cells)
+      if (++rows % 10_000 === 0) options.onProgress?.(rows)
     }
-    processor.add(row.rowNumber, row.cells)
-    if (++rows % 10_000 === 0) options.onProgress?.(rows)
-  }
   options.onProgress?.(rows)
   if (!processor) {
     throw new InvalidInputError({

@@ -15,6 +15,8 @@ type Message =
 
 /** A row source whose worker may be running before iteration starts; `close` stops it if never read. */
 export interface WorkerRowSource extends XlsxRowSource {
+  /** The same rows in the batches the worker sends (read one or the other, not both). */
+  batches: AsyncIterable<XlsxRow[]>
   close(): Promise<void>
 }
 
@@ -22,10 +24,17 @@ export interface WorkerRowSource extends XlsxRowSource {
  * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
  * iterates; rows wait in a queue), instead of on the first row asked for.
  */
+/** Rows as batches of one (for a source that has no batches of its own). */
+export async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const row of rows) yield [row]
+}
+
 export function readXlsxRowsInWorker(options: { path: string; sheet?: string; eager?: boolean }): WorkerRowSource {
   // Missing files and wrong extensions fail here, synchronously, exactly as the in-thread reader does.
-  if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx'))
-    return { ...readXlsxRows(options), close: async () => {} }
+  if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx')) {
+    const source = readXlsxRows(options)
+    return { ...source, batches: oneByOne(source.rows), close: async () => {} }
+  }
   let sheet = options.sheet ?? ''
   let started: ReturnType<typeof start> | undefined
   function start() {
@@ -54,7 +63,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheet?: string; ea
     return state
   }
   if (options.eager) started = start()
-  async function* rows(): AsyncGenerator<XlsxRow> {
+  async function* batches(): AsyncGenerator<XlsxRow[]> {
     const state = started ?? start()
     started = state
     try {
@@ -71,16 +80,23 @@ export function readXlsxRowsInWorker(options: { path: string; sheet?: string; ea
         if (message.type === 'error') throw deserializeError(message.error)
         sheet = message.sheet
         if (message.type === 'done') return
+        const batch: XlsxRow[] = []
         for (const line of message.text.split('\u0001')) {
-          const cells = line.split('\u0000')
-          yield { rowNumber: Number(cells.shift()), cells }
+          const end = line.indexOf('\u0000')
+          batch.push({ rowNumber: Number(line.slice(0, end)), cells: line.slice(end + 1).split('\u0000') })
         }
+        yield batch
       }
     } finally {
       await state.worker.terminate()
     }
   }
+  const batched = batches()
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    for await (const batch of batched) yield* batch
+  }
   return {
+    batches: batched,
     rows: rows(),
     sheetName: () => sheet,
     close: async () => {
