@@ -15,7 +15,14 @@ import { runReleaseLine } from '../src/release/pipeline/run-release-line.js'
 import { runPreprocess } from '../src/release/preprocess/run-preprocess.js'
 import { runSftExport } from '../src/release/sft/run-sft-export.js'
 import { buildXlsx, type XlsxCell } from '../src/release/xlsx/write-xlsx.js'
-import { type DemoFixture, demoFixture, temporaryDirectory, thrown, treeHashes } from './support/release-fixture.js'
+import {
+  type DemoFixture,
+  demoFixture,
+  releaseLineFiles,
+  temporaryDirectory,
+  thrown,
+  treeHashes,
+} from './support/release-fixture.js'
 import { runCli } from './support/run-cli.js'
 
 let fixture: DemoFixture
@@ -353,16 +360,7 @@ describe('the in-process line stops before publishing anything', () => {
     const layout = releaseLineLayout(out, fixture.dataset)
     const error = await thrown(() =>
       runReleaseLine({
-        input: fixture.path('xlsx'),
-        mapping: fixture.path('mapping'),
-        dataset: fixture.dataset,
-        configFile: fixture.path('datasets'),
-        registry: fixture.path('registry'),
-        corpus: fixture.path('corpus'),
-        taskConfig: fixture.path('task'),
-        gradingConfig: fixture.path('grading'),
-        classificationStandard: fixture.path('classification'),
-        gradingStandard: fixture.path('grading'),
+        ...releaseLineFiles(fixture),
         out,
         stripTrailingCodes: true,
         quarantine: false,

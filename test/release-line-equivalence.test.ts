@@ -14,7 +14,7 @@ import { releaseLineLayout } from '../src/release/pipeline/release-line-layout.j
 import { runReleaseLine } from '../src/release/pipeline/run-release-line.js'
 import { runPreprocess } from '../src/release/preprocess/run-preprocess.js'
 import { runSftExport } from '../src/release/sft/run-sft-export.js'
-import { type DemoFixture, demoFixture, temporaryDirectory, treeHashes } from './support/release-fixture.js'
+import { type DemoFixture, demoFixture, releaseLineFiles, temporaryDirectory, treeHashes } from './support/release-fixture.js'
 
 let fixture: DemoFixture
 let line: ReturnType<typeof releaseLineLayout>
@@ -25,25 +25,10 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<
 
 beforeAll(async () => {
   fixture = await demoFixture({ rows: 700 })
-  const files = {
-    input: fixture.path('xlsx'),
-    mapping: fixture.path('mapping'),
-    dataset: fixture.dataset,
-    configFile: fixture.path('datasets'),
-    registry: fixture.path('registry'),
-    corpus: fixture.path('corpus'),
-    taskConfig: fixture.path('task'),
-    gradingConfig: fixture.path('grading'),
-  }
+  const { classificationStandard: _classification, gradingStandard: _grading, ...files } = releaseLineFiles(fixture)
   const out = join(temporaryDirectory('line-equivalence'), 'out')
   line = releaseLineLayout(out, fixture.dataset)
-  await runReleaseLine({
-    ...files,
-    classificationStandard: fixture.path('classification'),
-    gradingStandard: fixture.path('grading'),
-    out,
-    stripTrailingCodes: true,
-  })
+  await runReleaseLine({ ...releaseLineFiles(fixture), out, stripTrailingCodes: true })
 
   stages = temporaryDirectory('stages')
   const processed = join(stages, 'processed.json')

@@ -25,6 +25,22 @@ export async function demoFixture(options: { rows?: number; seed?: number } = {}
   return { root, demo, dataset: demoDatasetName, path: (key) => join(demo, demoLayout[key]) }
 }
 
+/** The demo's input and task files, as `runReleaseLine` takes them (all but `out`). */
+export function releaseLineFiles(fixture: DemoFixture) {
+  return {
+    input: fixture.path('xlsx'),
+    mapping: fixture.path('mapping'),
+    dataset: fixture.dataset,
+    configFile: fixture.path('datasets'),
+    registry: fixture.path('registry'),
+    corpus: fixture.path('corpus'),
+    taskConfig: fixture.path('task'),
+    gradingConfig: fixture.path('grading'),
+    classificationStandard: fixture.path('classification'),
+    gradingStandard: fixture.path('grading'),
+  }
+}
+
 /** Relative path → sha256 of every file under `root`. */
 export function treeHashes(root: string): Record<string, string> {
   const hashes: Record<string, string> = {}
