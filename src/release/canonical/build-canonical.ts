@@ -74,6 +74,8 @@ export interface CanonicalBuilderOptions {
   source: string
   /** Records made by this process's preprocess step: already valid and one per id, so neither is checked. */
   trusted?: boolean
+  /** The records are handed over: each is extended in place instead of copied (the caller keeps no use of it). */
+  adopt?: boolean
 }
 
 /** Builds canonical records one processed record at a time (so it can run while the input is read). */
@@ -153,8 +155,8 @@ export class CanonicalBuilder {
         reason: resolution.reason,
       })
     }
-    // Copied, then extended: V8 builds `{ ...record, more }` far more slowly (~4 µs a record).
-    const canonical: Record<string, unknown> = Object.assign({}, record)
+    // Copied (unless handed over), then extended: V8 builds `{ ...record, more }` far more slowly (~4 µs a record).
+    const canonical: Record<string, unknown> = this.options.adopt ? (record as Record<string, unknown>) : Object.assign({}, record)
     canonical.schema_version = 2
     canonical.resolution_status = resolution.status
     if (resolution.status === 'resolved') canonical.target = resolution.target

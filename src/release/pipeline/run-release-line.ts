@@ -96,6 +96,8 @@ async function runLine(
     source: basename(layout.processed),
     codeByLeaf: inputs.codeByLeaf,
     trusted: true,
+    // Each processed record is written to its file before it is built, and used no more after.
+    adopt: true,
   })
   let processedFile: BackgroundFileWriter | undefined
   // The raw audit's grouping is built record by record too.

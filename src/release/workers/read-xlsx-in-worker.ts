@@ -20,15 +20,15 @@ export interface WorkerRowSource extends XlsxRowSource {
   close(): Promise<void>
 }
 
-/**
- * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
- * iterates; rows wait in a queue), instead of on the first row asked for.
- */
 /** Rows as batches of one (for a source that has no batches of its own). */
 export async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
   for await (const row of rows) yield [row]
 }
 
+/**
+ * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
+ * iterates; rows wait in a queue), instead of on the first row asked for.
+ */
 export function readXlsxRowsInWorker(options: { path: string; sheet?: string; eager?: boolean }): WorkerRowSource {
   // Missing files and wrong extensions fail here, synchronously, exactly as the in-thread reader does.
   if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx')) {

@@ -51,7 +51,8 @@ export function pythonCasefold(value: string): string {
 
 /** `re.sub(r"\s+", " ", unicodedata.normalize("NFKC", value).strip()).casefold()`: the tools' and audit's key text. */
 export function normalizeKeyText(value: string): string {
-  return pythonCasefold(collapseStrip(value.normalize('NFKC')))
+  // ASCII is unchanged by NFKC: most names skip the Unicode normaliser.
+  return pythonCasefold(collapseStrip(asciiOnly.test(value) ? value : value.normalize('NFKC')))
 }
 
 /** Length in code points, as Python's `len(str)` counts. */
