@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
-import { sortByKey } from '../canonical/sort-by-id.js'
+import { sortByKey } from '../canonical/sort-by-key.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 
 export const datasetAuditFormat = 'field-prompt-identifiability-v1'

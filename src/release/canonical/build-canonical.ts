@@ -156,7 +156,9 @@ export class CanonicalBuilder {
       })
     }
     // Copied (unless handed over), then extended: V8 builds `{ ...record, more }` far more slowly (~4 µs a record).
-    const canonical: Record<string, unknown> = this.options.adopt ? (record as Record<string, unknown>) : Object.assign({}, record)
+    const canonical: Record<string, unknown> = this.options.adopt
+      ? (record as Record<string, unknown>)
+      : Object.assign({}, record)
     canonical.schema_version = 2
     canonical.resolution_status = resolution.status
     if (resolution.status === 'resolved') canonical.target = resolution.target

@@ -9,7 +9,7 @@
  */
 import { PythonRandom } from '../../core/random/python-random.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
-import { sortByKey } from './sort-by-id.js'
+import { sortByKey } from './sort-by-key.js'
 
 export const splitAlgorithmVersion = 'releaseops-split-v1'
 

@@ -28,60 +28,42 @@ export interface Suffixes {
  * count that differs from the record count, throw.
  */
 export function extendRecordArray(bytes: Uint8Array, suffixes: Suffixes, sink: ByteSink): number {
-  const count = suffixes.ids.length
-  // Each distinct suffix is encoded once, with the brace (and comma, newline) that ends its record.
-  const encoded = (close: string) => suffixes.texts.map((text) => Buffer.from(`${text}${close}`, 'utf8'))
-  const middle = encoded('},\n')
-  const final = encoded('}\n')
-  const written = extendLines(
-    bytes,
-    count,
-    (index, body, last) => {
-      const id = suffixes.ids[index] as number
-      const text = suffixes.texts[id]
-      if (text === undefined) throw new Error(`record ${index + 1} has no suffix ${id}`)
-      // `{}` gains its first key: no comma before it.
-      if (body.length === 1 && text.startsWith(',')) {
-        sink.write(`{${text.slice(1)}${last ? '}\n' : '},\n'}`)
-        return
-      }
-      sink.writeBytes(body)
-      sink.writeBytes((last ? final : middle)[id] as Buffer)
-    },
-    sink,
-  )
-  return written
-}
-
-/** Calls `each` with every record line's bytes up to its closing brace; checks the layout and the count. */
-function extendLines(
-  bytes: Uint8Array,
-  expected: number,
-  each: (index: number, body: Uint8Array, last: boolean) => void,
-  sink: ByteSink,
-): number {
-  const text = (start: number, end: number) => Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1')
-  if (bytes.length === 3 && text(0, 3) === '[]\n') {
+  const expected = suffixes.ids.length
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+  const text = (start: number, end: number) => file.toString('latin1', start, end)
+  if (file.length === 3 && text(0, 3) === '[]\n') {
     if (expected !== 0) throw new Error(`an empty record file cannot take ${expected} suffixes`)
     sink.write('[]\n')
     return 0
   }
-  if (text(0, 2) !== '[\n' || text(bytes.length - 3, bytes.length) !== '\n]\n')
+  if (text(0, 2) !== '[\n' || text(file.length - 3, file.length) !== '\n]\n')
     throw new Error('not a record file of one record a line')
-  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+  // Each distinct suffix is encoded once, with the brace (and comma, newline) that ends its record.
+  const encoded = (close: string) => suffixes.texts.map((suffix) => Buffer.from(`${suffix}${close}`, 'utf8'))
+  const middle = encoded('},\n')
+  const final = encoded('}\n')
   sink.write('[\n')
   let position = 2
   let count = 0
-  const last = bytes.length - 3
+  const last = file.length - 3
   while (position < last) {
-    const end = body.indexOf(newline, position)
-    const final = end === last
+    const end = file.indexOf(newline, position)
+    const isLast = end === last
     // A line ends "}," (the last one "}"): everything before that brace is kept.
-    const brace = final ? end - 1 : end - 2
-    if (end < 0 || brace < position || body[brace] !== closeBrace || (!final && body[brace + 1] !== comma))
+    const brace = isLast ? end - 1 : end - 2
+    if (end < 0 || brace < position || file[brace] !== closeBrace || (!isLast && file[brace + 1] !== comma))
       throw new Error(`record ${count + 1} does not end a line as "}" or "},"`)
     if (count >= expected) throw new Error(`expected a record file of ${expected} records, one a line`)
-    each(count, body.subarray(position, brace), final)
+    const id = suffixes.ids[count] as number
+    const suffix = suffixes.texts[id]
+    if (suffix === undefined) throw new Error(`record ${count + 1} has no suffix ${id}`)
+    if (brace === position + 1 && suffix.startsWith(',')) {
+      // `{}` gains its first key: no comma before it.
+      sink.write(`{${suffix.slice(1)}${isLast ? '}\n' : '},\n'}`)
+    } else {
+      sink.writeBytes(file.subarray(position, brace))
+      sink.writeBytes((isLast ? final : middle)[id] as Buffer)
+    }
     count++
     position = end + 1
   }

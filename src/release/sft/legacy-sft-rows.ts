@@ -5,7 +5,7 @@
  */
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
-import { sortByKey } from '../canonical/sort-by-id.js'
+import { sortByKey } from '../canonical/sort-by-key.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
 import type { SftRowInput } from './legacy-sft-batches.js'
 import type { ColumnSpec } from './parquet-schema.js'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SuffixTable } from '../io/extend-record-array.js'
 import { RecordArrayWriter, writeRecordArray } from '../io/record-array-file.js'
-import { BackgroundFileWriter, writeRecordArrayInBackground } from './background-file-writer.js'
+import { BackgroundFileWriter } from './background-file-writer.js'
 
 let directory: string | undefined
 afterEach(() => {
@@ -17,8 +17,11 @@ describe('background file writer', () => {
     directory = mkdtempSync(join(tmpdir(), 'background-writer-'))
     const records = Array.from({ length: 5000 }, (_, index) => ({ id: index, text: `记录 ${index} `.repeat(50) }))
     const here = writeRecordArray(join(directory, 'here.json'), records)
-    const there = await writeRecordArrayInBackground(join(directory, 'there.json'), records, 100)
-    expect(there).toEqual(here)
+    const file = new BackgroundFileWriter(join(directory, 'there.json'), { batchCharacters: 10_000 })
+    const writer = new RecordArrayWriter(file)
+    for (const record of records) writer.add(record)
+    expect(writer.end()).toBe(here.count)
+    expect(await file.close()).toBe(here.sha256)
     expect(readFileSync(join(directory, 'there.json')).equals(readFileSync(join(directory, 'here.json')))).toBe(true)
   })
 

@@ -4,21 +4,11 @@
  * encoding and the system calls off a thread that has other work.
  */
 import type { Worker } from 'node:worker_threads'
-import { RecordArrayWriter, type TextSink } from '../io/record-array-file.js'
+import type { TextSink } from '../io/record-array-file.js'
 import type { FileWriterJob, FileWriterMessage } from './file-writer-worker.js'
+import { settleable } from './settleable.js'
 import { startWorker } from './start-worker.js'
 import { deserializeError } from './worker-error.js'
-
-/** A promise and its settle functions (`Promise.withResolvers`, which Node 20 lacks). */
-export function settleable<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
-  let resolve: (value: T) => void = () => {}
-  let reject: (error: Error) => void = () => {}
-  const promise = new Promise<T>((onResolve, onReject) => {
-    resolve = onResolve
-    reject = onReject
-  })
-  return { promise, resolve, reject }
-}
 
 export class BackgroundFileWriter implements TextSink {
   private readonly worker: Worker
@@ -102,29 +92,5 @@ export class BackgroundFileWriter implements TextSink {
   /** Stops writing (the caller removes any partial file). */
   async abandon(): Promise<void> {
     await this.worker.terminate()
-  }
-}
-
-/**
- * `writeRecordArray` through a worker thread, yielding to the event loop every `yieldEvery` records so
- * work waiting on this thread (feeding other workers) keeps going. Resolves with the count and SHA-256.
- */
-export async function writeRecordArrayInBackground(
-  path: string,
-  records: readonly unknown[],
-  yieldEvery = 2048,
-): Promise<{ count: number; sha256: string }> {
-  const file = new BackgroundFileWriter(path)
-  try {
-    const writer = new RecordArrayWriter(file)
-    for (let index = 0; index < records.length; index++) {
-      writer.add(records[index])
-      if ((index + 1) % yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-    }
-    const count = writer.end()
-    return { count, sha256: await file.close() }
-  } catch (error) {
-    await file.abandon()
-    throw error
   }
 }

@@ -1,5 +1,5 @@
 /**
- * @module release/canonical: records in ascending id order (UTF-16 code units, as Python compares str).
+ * @module release/canonical: items in ascending key order (UTF-16 code units, as Python compares str).
  * Record ids are UUIDs: ids that open with eight lowercase hex digits are ordered by the number those
  * digits spell (packed with the item's index into one float, sorted natively), and only ids sharing that
  * prefix are compared as strings. Other keys sort their strings natively and map back.
@@ -54,8 +54,4 @@ function sortByHexHead<T>(items: readonly T[], keys: readonly string[]): T[] {
     start = end
   }
   return order.map((index) => items[index] as T)
-}
-
-export function sortById<T extends { id: string }>(items: readonly T[]): T[] {
-  return sortByKey(items, (item) => item.id)
 }
