@@ -8,18 +8,15 @@
  * and no page indexes: long prompt columns gain nothing from them. The page headers and the footer are
  * written with hyparquet-writer's Thrift encoders.
  */
-import { createHash } from 'node:crypto'
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs'
 import { brotliCompressSync, constants } from 'node:zlib'
-import type { ColumnChunk, FileMetaData, RowGroup } from 'hyparquet'
+import type { ColumnChunk, RowGroup } from 'hyparquet'
 import { ByteWriter } from 'hyparquet-writer'
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js'
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js'
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js'
+import { ParquetFile } from '../io/parquet-file.js'
 import { type ColumnSpec, type LeafColumn, leafColumns, parquetSchema } from './parquet-schema.js'
 import type { ColumnBatch } from './plain-columns.js'
 
-const magic = Buffer.from('PAR1', 'latin1')
 export const parquetPageSize = 1 << 20
 export const parquetCreatedBy = 'releaseops fixed-shape writer'
 
@@ -59,28 +56,18 @@ function pageLevels(leaf: LeafColumn, rows: number): { bytes: Uint8Array; repeti
 }
 
 export class FixedShapeParquetWriter {
-  private readonly descriptor: number
-  private readonly hash = createHash('sha256')
+  private readonly file: ParquetFile
   private readonly leaves: LeafColumn[]
   private readonly rowGroups: RowGroup[] = []
-  private offset = 0
   private rows = 0
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly columns: readonly ColumnSpec[],
     private readonly pageSize = parquetPageSize,
   ) {
     this.leaves = leafColumns(columns)
-    this.descriptor = openSync(path, 'wx')
-    this.put(magic)
-  }
-
-  private put(bytes: Uint8Array): void {
-    let written = 0
-    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written, bytes.length - written)
-    this.hash.update(bytes)
-    this.offset += bytes.length
+    this.file = new ParquetFile(path)
   }
 
   /** Writes one batch as one row group. */
@@ -88,14 +75,14 @@ export class FixedShapeParquetWriter {
     if (batch.columns.length !== this.leaves.length)
       throw new Error(`a batch of ${batch.columns.length} columns for a schema of ${this.leaves.length} leaf columns`)
     if (batch.rows === 0) return
-    const groupStart = this.offset
+    const groupStart = this.file.offset
     const chunks: ColumnChunk[] = []
     let uncompressedTotal = 0n
     this.leaves.forEach((leaf, index) => {
       const column = batch.columns[index] as ColumnBatch['columns'][number]
       if (column.rowEnds.length !== batch.rows || column.rowEnds[batch.rows - 1] !== column.length)
         throw new Error(`column ${leaf.path.join('.')} does not hold ${batch.rows} rows`)
-      const chunkStart = this.offset
+      const chunkStart = this.file.offset
       let uncompressed = 0
       let firstRow = 0
       let pageStart = 0
@@ -127,9 +114,9 @@ export class FixedShapeParquetWriter {
           },
         })
         const headerBytes = new Uint8Array(header.getBuffer())
-        this.put(headerBytes)
-        this.put(levels.bytes)
-        this.put(compressed)
+        this.file.put(headerBytes)
+        this.file.put(levels.bytes)
+        this.file.put(compressed)
         uncompressed += headerBytes.length + levels.bytes.length + values.length
         firstRow = lastRow + 1
         pageStart = pageEnd
@@ -144,7 +131,7 @@ export class FixedShapeParquetWriter {
           codec: 'BROTLI',
           num_values: BigInt(batch.rows * leaf.valuesPerRow),
           total_uncompressed_size: BigInt(uncompressed),
-          total_compressed_size: BigInt(this.offset - chunkStart),
+          total_compressed_size: BigInt(this.file.offset - chunkStart),
           data_page_offset: BigInt(chunkStart),
         },
       })
@@ -153,33 +140,23 @@ export class FixedShapeParquetWriter {
       columns: chunks,
       total_byte_size: uncompressedTotal,
       num_rows: BigInt(batch.rows),
-      total_compressed_size: BigInt(this.offset - groupStart),
+      total_compressed_size: BigInt(this.file.offset - groupStart),
     })
     this.rows += batch.rows
   }
 
   /** Writes the footer, closes the file and returns its SHA-256. */
   finish(): string {
-    const footer = new ByteWriter(1 << 14)
-    const metadata: Omit<FileMetaData, 'metadata_length'> = {
-      version: 2,
-      created_by: parquetCreatedBy,
+    return this.file.finish({
+      createdBy: parquetCreatedBy,
       schema: parquetSchema(this.columns),
-      num_rows: BigInt(this.rows),
-      row_groups: this.rowGroups,
-    }
-    writeMetadata(footer, metadata as FileMetaData)
-    this.put(new Uint8Array(footer.getBuffer()))
-    this.put(magic)
-    closeSync(this.descriptor)
-    return this.hash.digest('hex')
+      rows: this.rows,
+      rowGroups: this.rowGroups,
+    })
   }
 
   /** Closes and removes the partial file. */
   abandon(): void {
-    try {
-      closeSync(this.descriptor)
-    } catch {}
-    rmSync(this.path, { force: true })
+    this.file.abandon()
   }
 }
