@@ -68,6 +68,12 @@ export interface EnvSpec {
   invalidActionReward: number
   /** Seed used when reset() gets none. */
   defaultSeed: number
+  /**
+   * What an episode that ends without a terminal outcome scores (truncation, a policy that stops).
+   * When set, `info.cumulative_reward` includes it while the episode is live, and the env adds it to
+   * the step reward of its own truncation; absent, an unfinished episode scores its running total.
+   */
+  unfinishedEpisodeReward?: number
 }
 
 /** A synchronous, in-process environment. */

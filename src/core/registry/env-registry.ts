@@ -3,6 +3,7 @@ import type { Env, EnvSpec, EpisodeInfo, Observation } from '../env/env-api.js'
 import type { EnvDataset, EpisodeOutcome } from '../env/env-dataset.js'
 import { ReleaseOpsError } from '../errors/release-ops-error.js'
 import { UnknownNameError } from '../errors/unknown-name-error.js'
+import type { AuditStrategy } from '../testing/exploit-audit.js'
 import { withStepLimit } from '../wrappers/step-limit.js'
 
 export interface EnvRegistration<O extends Observation = Observation> {
@@ -13,6 +14,27 @@ export interface EnvRegistration<O extends Observation = Observation> {
   dataset?: EnvDataset
   /** What a finished episode counts as in eval summaries. */
   summarizeEpisode?(episode: FinishedEpisode): EpisodeOutcome
+  /** The env's exploit audit (`releaseops env audit`): what it plays and the bar it must clear. */
+  audit?: EnvAudit<O>
+}
+
+export interface EnvAudit<O extends Observation = Observation> {
+  /** The dataset split whose rows the audit plays. */
+  split: string
+  /** Registered policy names, weakest first. */
+  ladder: readonly string[]
+  /** The ladder's evidence-using baseline: no exploit may come near it. */
+  evidenceBaseline: string
+  /** The privileged ceiling, if any. */
+  ceiling?: string
+  /** Degenerate and evidence-free strategies. */
+  exploits(): AuditStrategy<O>[]
+  /** Parametrised evidence-free strategies for the search. */
+  searchCandidates(): AuditStrategy<O>[]
+  /** The lowest and highest episode reward (for intervals of a mean). */
+  rewardRange: readonly [number, number]
+  maxExploitReward: number
+  margin: number
 }
 
 export interface FinishedEpisode {

@@ -22,6 +22,8 @@ export interface DrawScenarioOptions {
   attempt: number
   /** Counterfactual facts (tests): replaces drawn facts after every draw is made. */
   factOverrides?: Partial<ReleaseFacts>
+  /** The family's spec when it is not one of v2's (later versions add families); v2 looks its own up. */
+  spec?: FamilySpec
 }
 
 const phaseCount = 3
@@ -78,7 +80,7 @@ function archetypesFor(spec: FamilySpec, mix: ArchetypeMix): Record<Role, Archet
 }
 
 export function drawScenario(options: DrawScenarioOptions): ScenarioV2 {
-  const spec = familySpec(options.family)
+  const spec = options.spec ?? familySpec(options.family)
   const level = difficultyLevels[options.difficulty]
   const visible = visibleStream
   visible.seed(streamSeed(options.seed, options.attempt, 0))

@@ -126,7 +126,7 @@ export class EpisodeV2 {
     return rules
   }
 
-  private resolvable(proposalId: string): ProposalV2 | { error: StepError } {
+  protected resolvable(proposalId: string): ProposalV2 | { error: StepError } {
     const proposal = this.scenario.proposals.get(proposalId)
     if (!proposal) return failure('unknown_proposal', `Unknown proposal ID: ${proposalId}`)
     if (proposal.phase !== this.phaseIndex) {
@@ -173,7 +173,7 @@ export class EpisodeV2 {
     return { result: { action: 'hold_release', terminal: false }, changed: true, phaseAdvanced: true }
   }
 
-  private resolution(action: 'approve' | 'block', proposalId: string, rule?: string): ToolOutcome {
+  protected resolution(action: 'approve' | 'block', proposalId: string, rule?: string): ToolOutcome {
     const phaseBefore = this.phaseIndex
     this.checkTerminal()
     const result: JsonObject = { action, proposal: proposalId }
@@ -184,7 +184,7 @@ export class EpisodeV2 {
   }
 
   /** After every approve and block: an approved ship ends the episode; a fully resolved phase advances. */
-  private checkTerminal(): void {
+  protected checkTerminal(): void {
     const active = this.activeProposals
     for (const proposal of active) {
       if (proposal.request === 'ship_release_candidate' && this.statusOf(proposal.id) === 'approved') {
@@ -205,7 +205,7 @@ export class EpisodeV2 {
     this.advancePhase()
   }
 
-  private advancePhase(): void {
+  protected advancePhase(): void {
     this.hours -= 12
     if (this.hours <= 0 || this.phaseIndex >= this.scenario.phases.length) {
       this.done = true

@@ -1,0 +1,134 @@
+/**
+ * @module envs/releaseops/v3/audit: the exploit audit `releaseops env audit --env releaseops-v3` runs
+ * (and tests run): the degenerate strategies every env gets, v3's named evidence-free strategies (the
+ * ones that beat v2 among them), and a grid of parametrised blind supervisors for the search.
+ */
+import type { Policy } from '../../../../core/policy/policy.js'
+import type { EnvAudit } from '../../../../core/registry/env-registry.js'
+import { degenerateStrategies } from '../../../../core/testing/degenerate-strategies.js'
+import type { AuditStrategy } from '../../../../core/testing/exploit-audit.js'
+import { approve, inspectByPrefix } from '../../v2/policies/calls.js'
+import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import { type BlindParams, type BlindRecipe, blindPolicy } from './blind-policy.js'
+
+type Strategy = AuditStrategy<ReleaseOpsV3Observation>
+
+const blind = (name: string, description: string, params: Partial<BlindParams>): Strategy => {
+  const full: BlindParams = {
+    holdsFirst: 0,
+    ship: 'approve',
+    vouchers: 'approve',
+    others: 'approve',
+    blockPhases: 'first',
+    ...params,
+  }
+  return { name, description, policy: () => blindPolicy(name, full) }
+}
+
+/** Stalls on a free repeat: a re-read of the first artifact (or a repeated question) until the env stops it. */
+function stallPolicy(name: string, mode: 'reread' | 'ask'): Policy<ReleaseOpsV3Observation> {
+  return {
+    name,
+    start({ observation }) {
+      const first = observation.view.proposals[0]
+      const reread = first?.refs[0] === undefined ? undefined : inspectByPrefix(first.refs[0])
+      return {
+        act: () =>
+          mode === 'reread' && reread
+            ? reread
+            : first
+              ? { name: 'ask_worker', arguments: { worker_id: first.worker, question_type: 'policy_basis' } }
+              : null,
+      }
+    },
+  }
+}
+
+function namedStrategies(): Strategy[] {
+  return [
+    blind('approve-everything', 'approve every proposal in order, non-ships first', {}),
+    blind('v2-exploit-each-claim', 'phase 1: block every vouching proposal citing its claimed rules in turn; then approve', {
+      ship: 'block_each_claim',
+      vouchers: 'block_each_claim',
+    }),
+    blind('v2-exploit-first-claim', 'the same, citing only the first claimed rule', {
+      ship: 'block_first_claim',
+      vouchers: 'block_first_claim',
+    }),
+    blind('block-everything-S2', 'block every proposal citing S2, then approve', {
+      ship: 'block_S2',
+      vouchers: 'block_S2',
+      others: 'block_S2',
+    }),
+    blind('block-ship-S3-every-phase', 'block every ship citing S3, approve the rest', { ship: 'block_S3', blockPhases: 'all' }),
+    blind('hold-then-approve', 'hold once, then approve everything', { holdsFirst: 1 }),
+    blind('hold-twice-then-approve', 'hold twice, then approve everything', { holdsFirst: 2 }),
+    blind('resolve-then-hold', 'approve the non-ships, hold for a revision, then approve', { ship: 'hold' }),
+    {
+      name: 'stall-reread',
+      description: 'inspect one artifact, then re-read it forever',
+      policy: () => stallPolicy('stall-reread', 'reread'),
+    },
+    {
+      name: 'stall-repeat-question',
+      description: 'ask one question, then repeat it forever',
+      policy: () => stallPolicy('stall-repeat-question', 'ask'),
+    },
+    {
+      name: 'approve-first-proposal-only',
+      description: 'approve one proposal, then stop calling tools',
+      policy: () => ({
+        name: 'approve-first-proposal-only',
+        start: ({ observation }) => {
+          let done = false
+          const first = observation.view.proposals[0]
+          return {
+            act: () => {
+              if (done || !first) return null
+              done = true
+              return approve(first.id)
+            },
+          }
+        },
+      }),
+    },
+  ]
+}
+
+const shipRecipes: BlindRecipe[] = [
+  'approve',
+  'block_first_claim',
+  'block_each_claim',
+  'block_S1',
+  'block_S2',
+  'block_S3',
+  'hold',
+]
+const voucherRecipes: BlindParams['vouchers'][] = ['approve', 'block_first_claim', 'block_each_claim']
+
+/** The search grid: 2 × 7 × 3 × 2 × 2 = 168 blind supervisors. */
+export function blindSearchGrid(): Strategy[] {
+  const grid: Strategy[] = []
+  for (const holdsFirst of [0, 1])
+    for (const ship of shipRecipes)
+      for (const vouchers of voucherRecipes)
+        for (const others of ['approve', 'block_S2'] as const)
+          for (const blockPhases of ['first', 'all'] as const) {
+            const name = `blind[h${holdsFirst},ship=${ship},vouch=${vouchers},other=${others},${blockPhases}]`
+            grid.push(blind(name, 'parametrised evidence-free supervisor', { holdsFirst, ship, vouchers, others, blockPhases }))
+          }
+  return grid
+}
+
+export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
+  split: 'eval',
+  ladder: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'oracle'],
+  evidenceBaseline: 'evidence-heuristic',
+  ceiling: 'oracle',
+  exploits: () => [...degenerateStrategies<ReleaseOpsV3Observation>(), ...namedStrategies()],
+  searchCandidates: blindSearchGrid,
+  // Worst: 64 bad calls then the unfinished charge; best: a safe ship with two discovery bonuses.
+  rewardRange: [-16.6, 1.4],
+  maxExploitReward: 0,
+  margin: 0.3,
+}

@@ -1,0 +1,53 @@
+/** @module envs/releaseops/v3: the `releaseops-v3` registration (the default env), its baseline ladder, its oracle and its exploit audit. */
+import type { EnvRegistration } from '../../../core/registry/env-registry.js'
+import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
+import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
+import { naivePolicy } from '../v2/policies/naive.js'
+import { phaseAwareRulePolicy } from '../v2/policies/phase-aware-rule.js'
+import { rulePolicy } from '../v2/policies/rule.js'
+import { releaseOpsV3Audit } from './audit/releaseops-v3-audit.js'
+import { datasetV3 } from './dataset-v3.js'
+import { evidenceHeuristicPolicy } from './policies/evidence-heuristic.js'
+import { oracleV3Policy } from './policies/oracle-v3.js'
+import { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-v3-env.js'
+
+export const releaseOpsV3: EnvRegistration<ReleaseOpsV3Observation> = {
+  spec: releaseOpsV3Spec,
+  create: () => new ReleaseOpsV3Env(),
+  dataset: datasetV3,
+  summarizeEpisode: summarizeReleaseOpsEpisode,
+  audit: releaseOpsV3Audit,
+}
+
+/** The ladder, weakest first; `oracle` is the ceiling. */
+export const releaseOpsV3Policies: PolicyRegistration[] = [
+  { name: 'naive', description: 'Approve every unresolved proposal in order.', create: naivePolicy as never },
+  {
+    name: 'rule',
+    description:
+      'Inspect each proposal’s first PR/CI ref, block payments proposals (S2) and verified violations, approve the rest.',
+    create: rulePolicy as never,
+  },
+  {
+    name: 'phase-aware-rule',
+    description: 'Inspect the riskiest ship once per phase; block what the verified checks show broken and hold, else approve.',
+    create: phaseAwareRulePolicy as never,
+  },
+  {
+    name: 'evidence-heuristic',
+    description:
+      'Ask the dissenting worker when evidence is scarce, read what the ship and vouching proposals cite, block verified failures, ship when nothing verified is broken.',
+    create: evidenceHeuristicPolicy as never,
+  },
+  {
+    name: 'oracle',
+    description: 'Reads the hidden facts and plays the plan that wins every episode (the ceiling).',
+    privileged: true,
+    create: oracleV3Policy as never,
+  },
+]
+
+export { buildScenarioV3, playOracleV3 } from './build-scenario-v3.js'
+export { datasetRowsV3, splitsV3 } from './dataset-v3.js'
+export { type FamilyV3, familiesV3, heldOutFamiliesV3, seenFamiliesV3 } from './families/index.js'
+export { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-v3-env.js'

@@ -1,0 +1,27 @@
+/**
+ * @module envs/releaseops/v3: evidence that shows a fact only in combination. A joint artifact names
+ * the facts it shows together with a partner (by slot, in the same phase); its text may read the
+ * partner's visible draw. The facts are verified when both have been inspected for the candidate.
+ */
+import type { FactKey } from '../v2/facts.js'
+import type { ArtifactDraw, ArtifactTemplate } from '../v2/family-spec.js'
+import type { ArtifactV2, ScenarioV2 } from '../v2/scenario-v2.js'
+
+export interface JointArtifactTemplate extends ArtifactTemplate {
+  joint?: { facts: readonly FactKey[]; partner: string }
+  text(facts: Parameters<ArtifactTemplate['text']>[0], draw: ArtifactDraw, partner?: ArtifactDraw): string
+}
+
+export function jointOf(artifact: ArtifactV2): JointArtifactTemplate['joint'] {
+  return (artifact.template as JointArtifactTemplate).joint
+}
+
+/** The partner of a joint artifact: the artifact of the same phase in the partner slot. */
+export function partnerOf(scenario: ScenarioV2, artifact: ArtifactV2): ArtifactV2 | undefined {
+  const joint = jointOf(artifact)
+  if (!joint) return undefined
+  for (const other of scenario.artifacts.values()) {
+    if (other.phase === artifact.phase && other.template.slot === joint.partner && other.id !== artifact.id) return other
+  }
+  return undefined
+}

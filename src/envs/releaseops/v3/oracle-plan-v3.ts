@@ -1,0 +1,104 @@
+/**
+ * @module envs/releaseops/v3: the privileged plan that proves every v3 episode winnable. With the facts
+ * in hand: a clean candidate ships at once; otherwise it inspects, for each broken fact, the in-play
+ * artifact (or joint pair) that verifies it, preferring artifacts that verify more broken facts, then
+ * reports every verified broken fact with a counted block on a distinct proposal that vouches for it,
+ * and holds. Reported facts are repaired and a revision after a counted block breaks nothing, so the
+ * next candidate ships safely.
+ */
+import type { ToolCall } from '../../../core/env/env-api.js'
+import { type RuleId, shortRuleId, violatedRules } from '../shared/safety-rules.js'
+import { evidenceTools } from '../v2/evidence-actions.js'
+import { type FactKey, factKeys, isFactBad, ruleOfFact } from '../v2/facts.js'
+import { type ArtifactV2, artifactReveals, type ProposalV2 } from '../v2/scenario-v2.js'
+import type { EpisodeV3 } from './episode-v3.js'
+import { jointOf, partnerOf } from './joint-reveal.js'
+
+const toolOfKind = {
+  pr: ['inspect_pr_diff', evidenceTools.inspect_pr_diff.idKey],
+  ci_run: ['inspect_ci_run', evidenceTools.inspect_ci_run.idKey],
+  ticket: ['inspect_ticket', evidenceTools.inspect_ticket.idKey],
+} as const
+
+function inspectCall(artifact: ArtifactV2): ToolCall {
+  const [name, key] = toolOfKind[artifact.kind]
+  return { name, arguments: { [key]: artifact.id } }
+}
+
+/**
+ * Facts to verify before blocking: broken ones not yet reported, and (since a focused revision may
+ * regress an unverified hazard) the fine hazards too, once anything is broken.
+ */
+function unverifiedWanted(episode: EpisodeV3): FactKey[] {
+  const broken = factKeys.filter((fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact))
+  if (broken.length === 0) return []
+  const wanted = broken.filter((fact) => episode.checks[fact] === 'unverified')
+  for (const fact of episode.scenario.hazards)
+    if (!wanted.includes(fact) && episode.checks[fact] === 'unverified' && !isFactBad(episode.facts, fact)) wanted.push(fact)
+  return wanted
+}
+
+/** The next artifact to inspect: the in-play one verifying the most unverified broken facts (a joint pair counts once both are read). */
+export function nextInspection(episode: EpisodeV3): ArtifactV2 | undefined {
+  const wanted = unverifiedWanted(episode)
+  if (wanted.length === 0 || Math.min(episode.evidence, episode.budget) <= 0) return undefined
+  let best: { artifact: ArtifactV2; score: number } | undefined
+  for (const proposal of episode.activeProposals) {
+    for (const ref of proposal.refs) {
+      const artifact = episode.scenario.artifacts.get(ref)
+      if (!artifact || artifact.phase !== episode.phaseIndex || episode.inspected.has(ref)) continue
+      let score = artifactReveals(episode.scenario, artifact).filter((fact) => wanted.includes(fact)).length * 2
+      const joint = jointOf(artifact)
+      const partner = partnerOf(episode.scenario, artifact)
+      if (joint && partner)
+        score += joint.facts.filter((fact) => wanted.includes(fact)).length * (episode.inspected.has(partner.id) ? 2 : 1)
+      if (score > 0 && (!best || score > best.score)) best = { artifact, score }
+    }
+  }
+  return best?.artifact
+}
+
+/** Blocks on distinct unresolved proposals that together report every verified broken fact (fewest blocks). */
+export function reportBlocksV3(episode: EpisodeV3): { proposal: ProposalV2; rule: RuleId }[] {
+  const open = factKeys.filter(
+    (fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact) && episode.checks[fact] !== 'unverified',
+  )
+  const rules = [...new Set(open.map((fact) => ruleOfFact[fact]))]
+  const proposals = episode.activeProposals
+    .filter((proposal) => episode.statusOf(proposal.id) === 'unresolved')
+    .sort((left, right) => left.covers.length - right.covers.length)
+  let best: { blocks: { proposal: ProposalV2; rule: RuleId }[]; reported: number } = { blocks: [], reported: 0 }
+  const search = (used: Set<string>, covered: Set<FactKey>, blocks: { proposal: ProposalV2; rule: RuleId }[]) => {
+    if (covered.size > best.reported || (covered.size === best.reported && blocks.length < best.blocks.length)) {
+      best = { blocks, reported: covered.size }
+    }
+    if (covered.size === open.length) return
+    for (const rule of rules) {
+      for (const proposal of proposals) {
+        if (used.has(proposal.id)) continue
+        const gained = episode.evidencedFacts(proposal, rule).filter((fact) => open.includes(fact) && !covered.has(fact))
+        if (gained.length === 0) continue
+        search(new Set(used).add(proposal.id), new Set([...covered, ...gained]), [...blocks, { proposal, rule }])
+      }
+    }
+  }
+  search(new Set(), new Set(), [])
+  return best.blocks
+}
+
+export function oracleNextCallV3(episode: EpisodeV3): ToolCall | null {
+  if (episode.done) return null
+  if (violatedRules(episode.facts).length === 0) {
+    const ship = episode.activeProposals.find(
+      (proposal) => proposal.request === 'ship_release_candidate' && episode.statusOf(proposal.id) === 'unresolved',
+    )
+    return ship
+      ? { name: 'approve_proposal', arguments: { proposal_id: ship.id } }
+      : { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
+  }
+  const artifact = nextInspection(episode)
+  if (artifact) return inspectCall(artifact)
+  const report = reportBlocksV3(episode)[0]
+  if (report) return { name: 'block_proposal', arguments: { proposal_id: report.proposal.id, rule_id: shortRuleId(report.rule) } }
+  return { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
+}
