@@ -30,8 +30,9 @@ const pinned = {
 }
 
 describe('releaseops-v2 dataset', () => {
-  it('is the default env', () => {
-    expect(defaultEnvId).toBe('releaseops-v2')
+  it('stays registered and frozen after v3 became the default env', () => {
+    expect(defaultEnvId).toBe('releaseops-v3')
+    expect(envRegistry.has('releaseops-v2')).toBe(true)
   })
 
   it('defines train / eval_seen / eval_unseen / eval with the documented sizes, families and mixes', () => {
@@ -80,9 +81,9 @@ describe('releaseops-v2 dataset', () => {
 describe('releaseops CLI on releaseops-v2', () => {
   const work = mkdtempSync(join(tmpdir(), 'releaseops-v2-cli-'))
 
-  it('`dataset` writes the four split files with the pinned bytes (default env)', () => {
+  it('`dataset` writes the four split files with the pinned bytes', () => {
     const out = join(work, 'data')
-    const result = runCli(['dataset', '--out', out])
+    const result = runCli(['dataset', '--env', 'releaseops-v2', '--out', out])
     expect(result.status, result.stderr).toBe(0)
     for (const [split, hash] of Object.entries(pinned)) expect(sha256(readFileSync(join(out, `${split}.jsonl`)))).toBe(hash)
     expect(result.stdout).toContain('train.jsonl\t2400 rows')
@@ -98,15 +99,26 @@ describe('releaseops CLI on releaseops-v2', () => {
   })
 
   it('`env render` prints the reset view with every fact unverified; `env check` passes', () => {
-    const render = runCli(['env', 'render', '--family', 'careful_workers_disagree', '--difficulty', 'high', '--seed', '5'])
+    const render = runCli([
+      'env',
+      'render',
+      '--env',
+      'releaseops-v2',
+      '--family',
+      'careful_workers_disagree',
+      '--difficulty',
+      'high',
+      '--seed',
+      '5',
+    ])
     expect(render.status, render.stderr).toBe(0)
     const view = JSON.parse(render.stdout)
     expect(Object.values(view.release_checks)).toEqual(['unverified', 'unverified', 'unverified', 'unverified'])
     expect(render.stdout.startsWith('{\n  "phase": "triage",')).toBe(true)
-    const bad = runCli(['env', 'render', '--archetype-mix', 'careful__lazy__careful'])
+    const bad = runCli(['env', 'render', '--env', 'releaseops-v2', '--archetype-mix', 'careful__lazy__careful'])
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain('error[invalid_reset_options]')
-    const check = runCli(['env', 'check', '--fuzz-calls', '500', '--seeds', '2'])
+    const check = runCli(['env', 'check', '--env', 'releaseops-v2', '--fuzz-calls', '500', '--seeds', '2'])
     expect(check.status, check.stdout).toBe(0)
     expect(check.stdout.match(/^ok /gm)).toHaveLength(7)
   })

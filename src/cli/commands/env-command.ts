@@ -1,8 +1,9 @@
-/** @module cli: `releaseops env list|render|check`. */
+/** @module cli: `releaseops env list|render|check|audit`. */
 import type { Command } from 'commander'
 import { envConformanceCases } from '../../core/testing/env-conformance.js'
 import { defaultEnvId, envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
 import { parseInteger, parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+import { runEnvAudit } from './env-audit-action.js'
 
 interface RenderOptions {
   env: string
@@ -80,4 +81,17 @@ export function registerEnvCommand(program: Command): void {
       }
       if (failed > 0) process.exitCode = 1
     })
+
+  env
+    .command('audit')
+    .description(
+      "Run the env's exploit audit: degenerate, evidence-free and searched strategies against its baseline ladder (exit 1 if any reaches the evidence-using baseline).",
+    )
+    .option('--env <id>', 'environment id', defaultEnvId)
+    .option('--split <name>', "dataset split to play (default: the audit's own)")
+    .option('--rows <n>', 'play only the first n rows of the split', parsePositiveInteger)
+    .option('--screen <n>', 'rows each searched candidate is screened on', parsePositiveInteger, 100)
+    .option('--finalists <n>', 'searched candidates replayed on every row', parsePositiveInteger, 5)
+    .option('--out <file>', 'write the report JSON here')
+    .action(runEnvAudit)
 }

@@ -31,8 +31,6 @@ export interface EnvAudit<O extends Observation = Observation> {
   exploits(): AuditStrategy<O>[]
   /** Parametrised evidence-free strategies for the search. */
   searchCandidates(): AuditStrategy<O>[]
-  /** The lowest and highest episode reward (for intervals of a mean). */
-  rewardRange: readonly [number, number]
   maxExploitReward: number
   margin: number
 }

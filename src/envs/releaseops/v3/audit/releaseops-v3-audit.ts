@@ -127,8 +127,6 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
   ceiling: 'oracle',
   exploits: () => [...degenerateStrategies<ReleaseOpsV3Observation>(), ...namedStrategies()],
   searchCandidates: blindSearchGrid,
-  // Worst: 64 bad calls then the unfinished charge; best: a safe ship with two discovery bonuses.
-  rewardRange: [-16.6, 1.4],
   maxExploitReward: 0,
   margin: 0.3,
 }
