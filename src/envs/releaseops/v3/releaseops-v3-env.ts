@@ -116,8 +116,8 @@ export class ReleaseOpsV3Env implements Env<ReleaseOpsV3Observation> {
   step(call: ToolCall): StepResult<ReleaseOpsV3Observation> {
     const episode = this.episode
     if (!episode) throw new ResetNeededError()
-    const view = (this.views as ViewBuilder).view(episode)
     if (episode.done || this.truncated) {
+      const view = (this.views as ViewBuilder).view(episode)
       // After the end: a coded error, no reward, no state change.
       const error = { code: 'episode_terminal', message: 'Episode is over; reset to start another.' }
       return {
@@ -131,14 +131,14 @@ export class ReleaseOpsV3Env implements Env<ReleaseOpsV3Observation> {
     this.steps++
     episode.stepReward = 0
     const outcome = this.dispatch(episode, call)
-    const after = (this.views as ViewBuilder).view(episode)
-    const observation: ReleaseOpsV3Observation = { view: after, tool: String(call?.name) }
+    const view = (this.views as ViewBuilder).view(episode)
+    const observation: ReleaseOpsV3Observation = { view, tool: String(call?.name) }
     if ('error' in outcome) {
       episode.invalidAction()
       observation.error = outcome.error
     } else {
       observation.result =
-        outcome.phaseAdvanced && !episode.done ? { ...outcome.result, updated_observation: after } : outcome.result
+        outcome.phaseAdvanced && !episode.done ? { ...outcome.result, updated_observation: view } : outcome.result
       this.noProgressStreak = outcome.changed ? 0 : this.noProgressStreak + 1
     }
     let truncatedReason: string | undefined
