@@ -2,7 +2,7 @@
  * @module cli: `releaseops gate rollout --release <dir> --split val --base-url <url> --model <name> …
  * --report gate.json`: a bounded native-tool rollout of a model over a release split with the same
  * grading env, chat format and agent loop as RL, gated on a nonzero-reward rate in [5%, 30%]. Also
- * `--env releaseops-v2 --split eval` for the Arena's datasets. Exit 0 passed, 1 failed, 3 infrastructure.
+ * `--env releaseops-v3 --split eval` for the Arena's datasets. Exit 0 passed, 1 failed, 3 infrastructure.
  */
 import { writeFileSync } from 'node:fs'
 import { type Command, InvalidArgumentError, Option } from 'commander'
@@ -90,7 +90,7 @@ async function gateAction(flags: GateFlags): Promise<void> {
     throw new InvalidInputError({
       code: 'missing_option',
       path: '--release',
-      message: 'The grading gate runs on a release: pass --release <dir> (or --env releaseops-v2 for the Arena).',
+      message: 'The grading gate runs on a release: pass --release <dir> (or --env releaseops-v3 for the Arena).',
       issues: [],
     })
   }
@@ -209,7 +209,7 @@ export function registerGateCommand(program: Command): void {
       'Roll a model out over a release split with the RL env, chat format and loop; pass only for a nonzero-reward rate in [lower, upper].',
     )
     .option('--release <dir>', 'an RL release or rl-cascade mixture (grading task)')
-    .option('--env <id>', 'the env (grading-v1 with --release; releaseops-v2 for the Arena eval datasets)', gradingV1Spec.id)
+    .option('--env <id>', 'the env (grading-v1 with --release; releaseops-v3 for the Arena eval datasets)', gradingV1Spec.id)
     .requiredOption('--split <name|file.jsonl>', 'release split (val) or, with --env, a dataset split or JSONL file')
     .option('--registry <file>', 'leaf registry the release was built from')
     .option('--corpus <file>', 'category corpus the release was built from')
