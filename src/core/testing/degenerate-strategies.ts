@@ -1,6 +1,6 @@
 /**
  * @module core/testing: degenerate strategies any env's exploit audit plays: never calling a tool,
- * repeating a bad call, repeating one valid-looking call, and random valid-looking calls drawn from the
+ * repeating a bad call, one valid-looking call and then silence, and random valid-looking calls drawn from the
  * tool schemas and the observation's own strings (seeded, so the audit is deterministic).
  */
 import type { EnvSpec, Observation, ToolCall } from '../env/env-api.js'

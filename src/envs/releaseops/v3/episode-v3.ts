@@ -19,7 +19,6 @@ export interface EpisodeMetricsV3 extends EpisodeMetricsV2 {
   unevidenced_blocks: number
 }
 
-export { failure }
 
 export class EpisodeV3 extends EpisodeV2 {
   override readonly metrics: EpisodeMetricsV3 = {
@@ -92,17 +91,12 @@ export class EpisodeV3 extends EpisodeV2 {
     this.metrics.phase_advances += 1
     this.revise()
     this.phaseIndex += 1
-    this.evidence = this.evidencePerPhase
+    this.evidence = this.scenario.evidencePerPhase
     this.checks = unverifiedChecks()
     this.reported.clear()
     this.accepted.clear()
     this.blocksThisPhase = 0
     this.answers.clear()
-  }
-
-  /** Evidence actions per phase (v3's table; the scenario is v2's draw). */
-  get evidencePerPhase(): number {
-    return this.scenario.evidencePerPhase
   }
 
   /**
