@@ -9,7 +9,7 @@
  */
 import { rewards } from '../shared/rewards.js'
 import { normalizeRuleId, shortRuleId } from '../shared/safety-rules.js'
-import { type EpisodeMetricsV2, EpisodeV2, failure, type ToolOutcome } from '../v2/episode-v2.js'
+import { type EpisodeMetricsV2, EpisodeV2, type ToolOutcome } from '../v2/episode-v2.js'
 import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact, unverifiedChecks } from '../v2/facts.js'
 import type { ProposalV2 } from '../v2/scenario-v2.js'
 import { rejectedBlockHours } from './difficulty-v3.js'
@@ -18,7 +18,6 @@ export interface EpisodeMetricsV3 extends EpisodeMetricsV2 {
   /** Rejected blocks that cited a rule with nothing verified broken for the candidate. */
   unevidenced_blocks: number
 }
-
 
 export class EpisodeV3 extends EpisodeV2 {
   override readonly metrics: EpisodeMetricsV3 = {

@@ -6,9 +6,10 @@
 import type { Policy } from '../../../../core/policy/policy.js'
 import type { EnvAudit } from '../../../../core/registry/env-registry.js'
 import { degenerateStrategies } from '../../../../core/testing/degenerate-strategies.js'
-import type { AuditStrategy } from '../../../../core/testing/exploit-audit.js'
+import { type AuditStrategy, playAuditEpisode } from '../../../../core/testing/exploit-audit.js'
 import { approve, inspectByPrefix } from '../../v2/policies/calls.js'
-import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import { datasetV3 } from '../dataset-v3.js'
+import { ReleaseOpsV3Env, type ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
 import { type BlindParams, type BlindRecipe, blindPolicy } from './blind-policy.js'
 
 type Strategy = AuditStrategy<ReleaseOpsV3Observation>
@@ -95,6 +96,41 @@ function namedStrategies(): Strategy[] {
   ]
 }
 
+/**
+ * The strongest evidence-free learner we know how to write: it learns, on train rows, which blind
+ * strategy scores best for each (family, difficulty) slice (a model can tell both from the texts and the
+ * budget), then plays that one. Still no inspection, no question.
+ */
+function slicePriorStrategy(arms: readonly Strategy[], trainRows: number): Strategy {
+  return {
+    name: 'slice-prior-blind',
+    description: `per (family, difficulty), the best of ${arms.length} blind strategies on ${trainRows} train rows`,
+    policy: () => {
+      const env = new ReleaseOpsV3Env()
+      const totals = new Map<string, number[]>()
+      const rows = datasetV3.rows('train').slice(0, trainRows)
+      const policies = arms.map((arm) => arm.policy())
+      for (const row of rows) {
+        const key = `${row.family}/${row.difficulty}`
+        const sums = totals.get(key) ?? arms.map(() => 0)
+        policies.forEach((policy, index) => {
+          sums[index] = (sums[index] as number) + playAuditEpisode(env, policy, datasetV3.toResetParams(row))
+        })
+        totals.set(key, sums)
+      }
+      const best = new Map([...totals].map(([key, sums]) => [key, sums.indexOf(Math.max(...sums))]))
+      return {
+        name: 'slice-prior-blind',
+        start(start) {
+          const state = start.env.state()
+          const arm = policies[best.get(`${state.family}/${state.difficulty}`) ?? 0] as Policy<ReleaseOpsV3Observation>
+          return arm.start(start)
+        },
+      }
+    },
+  }
+}
+
 const shipRecipes: BlindRecipe[] = [
   'approve',
   'block_first_claim',
@@ -125,7 +161,14 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
   ladder: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'oracle'],
   evidenceBaseline: 'evidence-heuristic',
   ceiling: 'oracle',
-  exploits: () => [...degenerateStrategies<ReleaseOpsV3Observation>(), ...namedStrategies()],
+  exploits: () => {
+    const named = namedStrategies()
+    const arms = named.filter((item) =>
+      ['approve-everything', 'v2-exploit-first-claim', 'hold-twice-then-approve', 'stall-repeat-question'].includes(item.name),
+    )
+    const never = degenerateStrategies<ReleaseOpsV3Observation>()
+    return [...never, ...named, slicePriorStrategy([...arms, never[0] as Strategy], 900)]
+  },
   searchCandidates: blindSearchGrid,
   maxExploitReward: 0,
   margin: 0.3,
