@@ -45,6 +45,32 @@ function stallPolicy(name: string, mode: 'reread' | 'ask'): Policy<ReleaseOpsV3O
   }
 }
 
+/** Reads evidence it never acts on: inspects what the proposals cite while evidence lasts, then stops or approves everything. */
+function ignoredEvidencePolicy(name: string, then: 'stop' | 'approve'): Policy<ReleaseOpsV3Observation> {
+  return {
+    name,
+    start() {
+      const read = new Set<string>()
+      return {
+        act(observation) {
+          const view = observation.view
+          if (view.evidence_actions_remaining > 0 && view.review_budget_remaining > 0) {
+            const ref = view.proposals.flatMap((proposal) => proposal.refs).find((item) => !read.has(item))
+            if (ref !== undefined) {
+              read.add(ref)
+              return inspectByPrefix(ref) ?? null
+            }
+          }
+          if (then === 'stop') return null
+          const open = view.proposals.filter((proposal) => proposal.status === 'unresolved')
+          const next = open.find((proposal) => proposal.request !== 'ship_release_candidate') ?? open[0]
+          return next ? approve(next.id) : null
+        },
+      }
+    },
+  }
+}
+
 function namedStrategies(): Strategy[] {
   return [
     blind('approve-everything', 'approve every proposal in order, non-ships first', {}),
@@ -74,6 +100,16 @@ function namedStrategies(): Strategy[] {
       name: 'stall-repeat-question',
       description: 'ask one question, then repeat it forever',
       policy: () => stallPolicy('stall-repeat-question', 'ask'),
+    },
+    {
+      name: 'farm-discovery-bonus-then-stop',
+      description: 'inspect what the proposals cite for the +0.2 bonuses, then stop calling tools',
+      policy: () => ignoredEvidencePolicy('farm-discovery-bonus-then-stop', 'stop'),
+    },
+    {
+      name: 'inspect-then-approve-anyway',
+      description: 'inspect what the proposals cite, ignore it, approve everything',
+      policy: () => ignoredEvidencePolicy('inspect-then-approve-anyway', 'approve'),
     },
     {
       name: 'approve-first-proposal-only',
