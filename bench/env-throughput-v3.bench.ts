@@ -79,7 +79,9 @@ const report = {
   machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version },
   episodes_per_case: episodes,
   rounds,
-  episodes_per_s: Object.fromEntries([...samples.keys()].filter((key) => !key.endsWith('/resets')).map((key) => [key, figure(key)])),
+  episodes_per_s: Object.fromEntries(
+    [...samples.keys()].filter((key) => !key.endsWith('/resets')).map((key) => [key, figure(key)]),
+  ),
   steps_per_s: Object.fromEntries([...stepsSeen.entries()].map(([key, values]) => [key, Math.round(median(values))])),
   resets_per_s: { 'releaseops-v2': figure('releaseops-v2/resets'), 'releaseops-v3': figure('releaseops-v3/resets') },
   evidence_heuristic_v3_episodes_per_s: Math.round(median(heuristic)),
