@@ -53,7 +53,7 @@ describe('releaseops-v3 exploit audit', () => {
     // The v2 exploits and the no-tool-call model are among them, and now lose.
     expect(row('v2-exploit-each-claim').avg_reward).toBeLessThan(0)
     expect(row('never-call-a-tool').avg_reward).toBeCloseTo(-0.6)
-  }, 30_000)
+  }, 90_000)
 
   it('fails an env whose evidence-free strategy reaches the evidence baseline (the audit can fail)', () => {
     const ladder: LadderEntry[] = [
@@ -89,5 +89,5 @@ describe('releaseops-v3 exploit audit', () => {
     const none = runCli(['env', 'audit', '--env', 'grading-v1'])
     expect(none.status).toBe(2)
     expect(none.stderr).toContain('error[no_env_audit]')
-  }, 30_000)
+  }, 90_000)
 })

@@ -203,7 +203,7 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
       ['approve-everything', 'v2-exploit-first-claim', 'hold-twice-then-approve', 'stall-repeat-question'].includes(item.name),
     )
     const never = degenerateStrategies<ReleaseOpsV3Observation>()
-    return [...never, ...named, slicePriorStrategy([...arms, never[0] as Strategy], 900)]
+    return [...never, ...named, slicePriorStrategy([...arms, never[0] as Strategy], 450)]
   },
   searchCandidates: blindSearchGrid,
   maxExploitReward: 0,
