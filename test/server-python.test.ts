@@ -113,6 +113,6 @@ describe('python/ against a live server', () => {
     expect(code, output).toBe(0)
     expect(output).toMatch(/\nOK\s*$/)
     expect(output).not.toMatch(/skipped/i)
-    expect(ranTests(output)).toBe(4)
+    expect(ranTests(output)).toBe(6)
   })
 })
