@@ -62,7 +62,7 @@ class OpenEnvWebSocketTest(unittest.IsolatedAsyncioTestCase):
         await client.connect()
         row = self.expected["row"]
         observation, reward, done, metadata = await client.reset(seed=row["seed"], options={k: v for k, v in row.items() if k != "seed"})
-        self.assertIsNone(reward)
+        self.assertEqual(reward, 0.0)
         self.assertFalse(done)
         self.assertEqual(metadata["text"], self.expected["reset_text"])
         self.assertEqual(observation["metadata"], metadata, "metadata is kept inside the observation too (OpenEnv #616)")
@@ -88,7 +88,7 @@ class OpenEnvWebSocketTest(unittest.IsolatedAsyncioTestCase):
         await client.ws.send("{not json")
         self.assertEqual(json.loads(await client.ws.recv())["data"]["code"], "INVALID_JSON")
         _, reward, _, metadata = await client.reset(seed=1)
-        self.assertIsNone(reward)
+        self.assertEqual(reward, 0.0)
         _, reward, _, metadata = await client.step({"tool": "no_such_tool", "arguments": {}})
         self.assertEqual(reward, -0.25)
         self.assertEqual(metadata["error"]["code"], "unknown_tool")

@@ -93,12 +93,13 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
       },
     },
     (request, reply) => {
-      const { action, seed, options: resetOptions, episode_id } = request.body
+      const { action, seed, options: resetOptions, episode_id, request_id } = request.body
       const json = withFreshSession(context, host, (session) => {
         session.reset({ seed, options: resetOptions, episode_id })
         return stepSession(session, toParsedAction(action))
       })
-      sendJson(reply, json)
+      // The request_id is echoed as on /ws, so one reply matcher serves both transports.
+      sendJson(reply, request_id === undefined ? json : `${json.slice(0, -1)},"request_id":${JSON.stringify(request_id)}}`)
     },
   )
 
