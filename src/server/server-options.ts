@@ -16,8 +16,14 @@ export const serverOptionsSchema = z.strictObject({
   /** Idle sessions are closed after this many seconds; 0 turns the reaper off. */
   sessionTimeoutS: z.number().min(0).default(900),
   workers: z.int().min(1).max(64).default(1),
-  /** Bearer token; when set, every session route needs it. Operational routes always do. */
+  /** Env play's bearer token; when set, every session route needs it (stock OpenEnv clients send none). */
   token: z.string().min(16, 'A token needs at least 16 characters.').optional(),
+  /** Operator routes' token (`/outputs`, `/train`, `/counters`, `/api/eval`, `/hub`); `token` when absent. */
+  operatorToken: z.string().min(16, 'A token needs at least 16 characters.').optional(),
+  /** Host names served besides loopback names and IP literals (DNS-rebinding defence); `*` = any. */
+  allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Browser origins allowed on WebSocket upgrades and `/mcp` besides same-origin ones; `*` = any. */
+  allowedOrigins: z.array(z.string().min(1)).default([]),
   bodyLimitBytes: z
     .int()
     .min(1024)
