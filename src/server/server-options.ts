@@ -38,6 +38,13 @@ export const serverOptionsSchema = z.strictObject({
     .int()
     .min(1024)
     .default(16 * 1024 * 1024),
+  /** Most requests in one JSON-RPC batch (HTTP and WebSocket); a bigger batch is refused whole. */
+  maxBatchSize: z.int().min(1).max(10_000).default(100),
+  /** A batch's reply stops growing here: the remaining requests are answered "not run". */
+  maxBatchReplyBytes: z
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   pingIntervalS: z.number().min(0).default(20),
   /** No pong or message for this long: the connection is half-open and is terminated. */
   pingTimeoutS: z.number().positive().default(120),
