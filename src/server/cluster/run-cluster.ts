@@ -44,7 +44,8 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   /** Forwarded requests awaiting their owner's reply: id -> asking worker and owner. */
   const inFlight = new Map<string, { from: number; owner: number }>()
   let stopping = false
-  const ownerGone = (from: number, id: string) => byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
+  const ownerGone = (from: number, id: string) =>
+    byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
   let announced = false
 
   const fork = (index: number) => {
