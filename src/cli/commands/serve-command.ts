@@ -24,6 +24,8 @@ interface ServeFlags {
   allowedHosts?: string
   allowedOrigins?: string
   bodyLimit?: number
+  maxBatchSize?: number
+  maxBatchReply?: number
   maxFrame?: number
   pingInterval?: number
   pingTimeout?: number
@@ -59,6 +61,8 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
     allowedHosts: listOf(flags.allowedHosts ?? environment.RELEASEOPS_ALLOWED_HOSTS),
     allowedOrigins: listOf(flags.allowedOrigins ?? environment.RELEASEOPS_ALLOWED_ORIGINS),
     bodyLimitBytes: flags.bodyLimit,
+    maxBatchSize: flags.maxBatchSize,
+    maxBatchReplyBytes: flags.maxBatchReply,
     maxFrameBytes: flags.maxFrame,
     pingIntervalS: flags.pingInterval,
     pingTimeoutS: flags.pingTimeout,
@@ -135,6 +139,16 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--body-limit <bytes>', 'largest HTTP body (default 1 MiB)', parsePositiveInteger)
     .option('--max-frame <bytes>', 'largest WebSocket frame (default 1 MiB)', parsePositiveInteger)
+    .option(
+      '--max-batch-size <n>',
+      'most requests in one JSON-RPC batch; a bigger one is refused (default 100)',
+      parsePositiveInteger,
+    )
+    .option(
+      '--max-batch-reply <bytes>',
+      'a batch reply stops growing here; the rest are answered "not run" (default 4 MiB)',
+      parsePositiveInteger,
+    )
     .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)
     .option('--ping-timeout <seconds>', 'drop a connection silent this long (default 120)', parseSeconds)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent (default warn)')
