@@ -5,6 +5,7 @@
 # loopback port, runs GenericEnvClient (sync, async), MCPToolClient (/ws step mode and /mcp production
 # mode, rejected calls included) and `openenv validate --url`, and prints one verdict line.
 # Not installed: gradio (OpenEnv's optional web UI; no client path imports it).
+# OPENENV_PIP_ARGS: extra pip arguments (e.g. --index-url file:///opt/pypi/simple on an offline machine).
 set -uo pipefail
 checkout=${1:?usage: scripts/acceptance/openenv.sh OPENENV_CHECKOUT}
 checkout=$(cd "$checkout" && pwd)
@@ -17,9 +18,10 @@ verdict() { echo "openenv acceptance: $1 (OpenEnv $revision, env $env_id)${2:+: 
 
 if [ ! -x "$venv/bin/openenv" ]; then
   python3 -m venv "$venv" || { verdict FAIL "no venv"; exit 1; }
-  "$venv/bin/pip" install -q wheel fastapi pydantic uvicorn requests typer rich pyyaml huggingface_hub openai \
+  # shellcheck disable=SC2086
+  "$venv/bin/pip" install -q ${OPENENV_PIP_ARGS:-} wheel fastapi pydantic uvicorn requests typer rich pyyaml huggingface_hub openai \
     tomli tomli-w websockets fastmcp httpx >"$log.pip" 2>&1 &&
-    "$venv/bin/pip" install -q --no-deps --no-build-isolation -e "$checkout" >>"$log.pip" 2>&1 ||
+    "$venv/bin/pip" install -q ${OPENENV_PIP_ARGS:-} --no-deps --no-build-isolation -e "$checkout" >>"$log.pip" 2>&1 ||
     { tail -5 "$log.pip"; verdict FAIL "OpenEnv did not install"; exit 1; }
 fi
 
