@@ -2,6 +2,8 @@
  * `releaseops serve --workers 2`: connections spread over both processes, a WebSocket session stays on
  * its connection's process, and an HTTP or MCP session is reachable whichever worker a request lands on.
  */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeEnv } from '../src/envs/index.js'
@@ -107,5 +109,85 @@ describe('--workers 2', () => {
       expect(reply.metadata.text).toBe(local.render(reset.observation))
       socket.close()
     }
+  })
+})
+
+// Last: it kills a worker of the shared server.
+describe('--workers 2: a worker dies', () => {
+  const cluster = {
+    get pid() {
+      return server.pid
+    },
+    get url() {
+      return server.url
+    },
+    output: () => server.output(),
+  }
+
+  /** The pid of worker `index` (its environment names it). */
+  function workerPid(index: number): number {
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(cluster.pid)])
+      .toString()
+      .trim()
+      .split(/\s+/)
+    const pid = children.map(Number).find((child) => {
+      try {
+        return readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').includes(`RELEASEOPS_WORKER_INDEX=${index}`)
+      } catch {
+        return false
+      }
+    })
+    if (pid === undefined) throw new Error(`no worker ${index} among ${children.join(', ')}`)
+    return pid
+  }
+
+  it("its sessions answer unknown_session within 1 s; the other worker's sessions play on; new sessions work", async () => {
+    const clusterBase = `${cluster.url}/envs/releaseops-v1`
+    const created = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => fresh('POST', `${clusterBase}/sessions`, { seed: 200 + index })),
+    )
+    const ids = created.map((session) => session.json.env_id as string)
+    const lost = ids.filter((id) => id.startsWith('w0.'))
+    const kept = ids.filter((id) => id.startsWith('w1.'))
+    expect(lost.length).toBeGreaterThan(0)
+    expect(kept.length).toBeGreaterThan(0)
+    const mcp = await fresh('POST', `${clusterBase}/mcp`, { jsonrpc: '2.0', id: 1, method: 'openenv/session/create' })
+    process.kill(workerPid(0), 'SIGKILL')
+    // The primary notices the death within milliseconds (connections node's cluster hands to a worker in
+    // that instant are node's to lose); from then on, the dead worker's sessions must answer fast.
+    const killedAt = Date.now()
+    while (!cluster.output().includes('worker 0 exited') && Date.now() - killedAt < 5000)
+      await new Promise((r) => setTimeout(r, 5))
+    expect(Date.now() - killedAt).toBeLessThan(1000)
+    const step = { tool: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
+    for (const id of lost) {
+      const started = performance.now()
+      const reply = await fresh('POST', `${clusterBase}/sessions/${id}/step`, step)
+      expect(performance.now() - started).toBeLessThan(1000)
+      expect(reply.status).toBe(404)
+      expect(reply.json.error.code).toBe('unknown_session')
+    }
+    const mcpSession = mcp.json.result.session_id as string
+    if (mcpSession.startsWith('w0.')) {
+      const started = performance.now()
+      const call = { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' }, session_id: mcpSession }
+      const reply = await fresh('POST', `${clusterBase}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: call })
+      expect(performance.now() - started).toBeLessThan(1000)
+      expect(reply.json.error.message).toContain('Unknown session')
+    }
+    for (const [index, id] of kept.entries()) {
+      const reply = await fresh('POST', `${clusterBase}/sessions/${id}/step`, step)
+      expect(reply.status, `${index}`).toBe(200)
+      expect(reply.json.info.step_count).toBe(1)
+    }
+    const replacement = await fresh('POST', `${clusterBase}/sessions`, { seed: 1 })
+    expect(replacement.status).toBe(201)
+    expect((await fresh('POST', `${clusterBase}/sessions/${replacement.json.env_id}/step`, step)).status).toBe(200)
+    // Once the replacement worker 0 serves, the lost sessions still answer unknown_session at once.
+    await new Promise((r) => setTimeout(r, 1500))
+    const later = performance.now()
+    const again = await fresh('POST', `${clusterBase}/sessions/${lost[0]}/step`, step)
+    expect(performance.now() - later).toBeLessThan(1000)
+    expect(again.json.error.code).toBe('unknown_session')
   })
 })

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeEnv } from '../src/envs/index.js'
 import type { RunningServer } from '../src/server/start-server.js'
-import { getJson, postJson, startTestServer } from './support/test-server.js'
+import { getJson, type JsonRecord, postJson, startTestServer, TestSocket, wsUrl } from './support/test-server.js'
 
 let server: RunningServer
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe('stateless OpenEnv routes', () => {
     const expected = env.reset({ seed: 42 })
     const reply = await postJson(`${server.url}/envs/releaseops-v1/reset`, { seed: 42 })
     expect(reply.status).toBe(200)
-    expect(reply.json.reward).toBeNull()
+    expect(reply.json.reward).toBe(0)
     expect(reply.json.done).toBe(false)
     expect(reply.json.metadata).toEqual({
       terminated: false,
@@ -170,6 +170,27 @@ describe('stateless OpenEnv routes', () => {
     expect(bad.json.reward).toBe(-0.25)
     expect(bad.json.observation.error.code).toBe('unknown_tool')
     expect(bad.json.metadata.error).toEqual(bad.json.observation.error)
+    expect(bad.json.request_id).toBe('r-1')
+  })
+
+  it('OpenEnv differences: seed -1 is a 422, malformed JSON has a detail, reset reward 0', async () => {
+    const negative = await postJson(`${server.url}/reset`, { seed: -1 })
+    expect(negative.status).toBe(422)
+    expect(negative.json.detail[0].loc).toEqual(['body', 'seed'])
+    const malformed = await fetch(`${server.url}/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"seed": ',
+    })
+    expect(malformed.status).toBe(400)
+    const body = (await malformed.json()) as { detail: { type: string }[] }
+    expect(body.detail[0]?.type).toBe('json_invalid')
+    const socket = await TestSocket.open(wsUrl(server.url))
+    expect(((await socket.send({ type: 'reset', data: { seed: -1 } })).data as JsonRecord).code).toBe('VALIDATION_ERROR')
+    expect(((await socket.send({ type: 'reset', data: { seed: 1 } })).data as JsonRecord).reward).toBe(0)
+    await socket.send({ type: 'reset', data: { seed: 1, episode_id: 'mine' } })
+    expect(((await socket.send({ type: 'state' })).data as JsonRecord).episode_id).toBe('mine')
+    socket.close()
   })
 
   it('unknown fields are 422 with their paths, FastAPI-style detail included', async () => {

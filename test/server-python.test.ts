@@ -105,7 +105,7 @@ describe('python/ against a live server', () => {
     expect(code, output).toBe(0)
     expect(output).toMatch(/\nOK\s*$/)
     expect(output).not.toMatch(/skipped/i)
-    expect(ranTests(output)).toBe(12)
+    expect(ranTests(output)).toBe(13)
   })
 
   it('OpenEnv /ws with the real websockets package, as OpenEnv EnvClient uses it', async () => {
@@ -113,6 +113,6 @@ describe('python/ against a live server', () => {
     expect(code, output).toBe(0)
     expect(output).toMatch(/\nOK\s*$/)
     expect(output).not.toMatch(/skipped/i)
-    expect(ranTests(output)).toBe(4)
+    expect(ranTests(output)).toBe(6)
   })
 })

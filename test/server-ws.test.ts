@@ -95,8 +95,12 @@ describe('WS /ws: an episode', () => {
     expect(call.observation.result.data).toBe(call.metadata.text)
     const unknown = (await socket.send({ type: 'step', data: { type: 'call_tool', tool_name: 'nope', arguments: {} } }))
       .data as JsonRecord
-    expect(unknown.observation.error).toMatchObject({ error_type: 'tool_not_found', code: 'unknown_tool' })
+    // A tool failure (OpenEnv's way): in the result with is_error; `error` is for framework failures only.
+    expect(unknown.observation.error).toBeNull()
+    expect(unknown.observation.result.is_error).toBe(true)
+    expect(unknown.observation.result.data).toContain('Unknown tool: nope')
     expect(unknown.reward).toBe(-0.25)
+    expect(unknown.observation.metadata.error).toEqual({ code: 'unknown_tool', message: 'Unknown tool: nope' })
     const rpc = await socket.send({
       type: 'mcp',
       data: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'inspect_ticket', arguments: { ticket_id: 'none' } } },

@@ -20,7 +20,7 @@ import os
 import weakref
 from typing import Any, Dict, Optional
 
-from .client import ReleaseOpsClient, ReleaseOpsHTTPError, ReleaseOpsSession
+from .client import ReleaseOpsClient, ReleaseOpsConnectionError, ReleaseOpsHTTPError, ReleaseOpsSession
 
 __all__ = ["ReleaseOpsEnv"]
 
@@ -56,20 +56,27 @@ class ReleaseOpsEnv:
     def reset(self, **kwargs: Any) -> str:
         """Start a new episode from a dataset row (seed, family, difficulty, archetype_mix, ...); returns the first observation text."""
         row = {key: value for key, value in kwargs.items() if key != "prompt"}
-        session = self._box["session"]
-        reply = None
-        if session is not None:
-            try:
-                reply = session.reset(**row)
-            except ReleaseOpsHTTPError as error:
-                if error.code != "unknown_session":  # reaped while idle: open a new one below
-                    raise
-        if reply is None:
-            session = self._client.create_session(**row)
-            self._box["session"] = session
-            reply = session.last
+        try:
+            reply = self._reset_once(row)
+        except ReleaseOpsConnectionError:
+            # Once more on a new session: the server restarted, or the worker holding the session died
+            # (its sessions are lost). A reset is safe to repeat: it starts the episode from the row again.
+            self._box["session"] = None
+            reply = self._reset_once(row)
         self._record(reply)
         return str(reply["text"])
+
+    def _reset_once(self, row: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._box["session"]
+        if session is not None:
+            try:
+                return session.reset(**row)
+            except ReleaseOpsHTTPError as error:
+                if error.code != "unknown_session":  # reaped while idle, or its worker died: a new one below
+                    raise
+        session = self._client.create_session(**row)
+        self._box["session"] = session
+        return session.last
 
     def get_reward(self) -> float:
         """The episode's cumulative reward so far."""

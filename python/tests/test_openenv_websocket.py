@@ -9,6 +9,7 @@ import unittest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from .openenv_faithful import CallToolObservation, MCPToolClient, ToolError, ValidationError
 from .support import expected_episode, server_url
 
 
@@ -53,14 +54,15 @@ class OpenEnvStyleClient:
 class OpenEnvWebSocketTest(unittest.IsolatedAsyncioTestCase):
     def setUp(self):
         self.expected = expected_episode()
-        self.url = ws_url("%s/envs/%s" % (server_url(), self.expected["env_id"]))
+        self.base = "%s/envs/%s" % (server_url(), self.expected["env_id"])
+        self.url = ws_url(self.base)
 
     async def test_episode_metadata_kept_and_identical_to_in_process(self):
         client = OpenEnvStyleClient(self.url)
         await client.connect()
         row = self.expected["row"]
         observation, reward, done, metadata = await client.reset(seed=row["seed"], options={k: v for k, v in row.items() if k != "seed"})
-        self.assertIsNone(reward)
+        self.assertEqual(reward, 0.0)
         self.assertFalse(done)
         self.assertEqual(metadata["text"], self.expected["reset_text"])
         self.assertEqual(observation["metadata"], metadata, "metadata is kept inside the observation too (OpenEnv #616)")
@@ -86,22 +88,44 @@ class OpenEnvWebSocketTest(unittest.IsolatedAsyncioTestCase):
         await client.ws.send("{not json")
         self.assertEqual(json.loads(await client.ws.recv())["data"]["code"], "INVALID_JSON")
         _, reward, _, metadata = await client.reset(seed=1)
-        self.assertIsNone(reward)
+        self.assertEqual(reward, 0.0)
         _, reward, _, metadata = await client.step({"tool": "no_such_tool", "arguments": {}})
         self.assertEqual(reward, -0.25)
         self.assertEqual(metadata["error"]["code"], "unknown_tool")
         await client.disconnect()
 
-    async def test_mcp_tool_client_actions(self):
-        client = OpenEnvStyleClient(self.url)
+    async def test_mcp_tool_client_step_mode_including_rejected_calls(self):
+        client = MCPToolClient(self.base)
         await client.connect()
         await client.reset(seed=2)
-        observation, _, _, _ = await client.step({"type": "list_tools"})
-        self.assertEqual([tool["name"] for tool in observation["tools"]], self.expected["tool_names"])
-        observation, reward, _, _ = await client.step({"type": "call_tool", "tool_name": "hold_release", "arguments": {"reason_code": "policy_unclear"}})
-        self.assertIsNone(observation["error"])
-        self.assertEqual(observation["result"]["data"], observation["result"]["content"][0]["text"])
-        await client.disconnect()
+        tools = await client.list_tools()
+        self.assertEqual([tool.name for tool in tools], self.expected["tool_names"])
+        for name, arguments in [("no_such_tool", {}), ("inspect_ticket", {"ticket_id": "none"}), ("hold_release", {"reason_code": 7})]:
+            result = await client.step({"type": "call_tool", "tool_name": name, "arguments": arguments})
+            observation = result["observation"]
+            self.assertIsInstance(observation, CallToolObservation)
+            self.assertIsNone(observation.error, "a tool failure is in the result, not in the framework error")
+            self.assertTrue(observation.result["is_error"])
+            self.assertEqual(result["reward"], -0.25)
+            self.assertIn(observation.metadata["error"]["message"], observation.result["data"])
+        text = await client.call_tool("no_such_tool")
+        self.assertIn("Unknown tool: no_such_tool", text)
+        self.assertIsInstance(await client.call_tool("hold_release", reason_code="policy_unclear"), str)
+        await client.close()
+
+    async def test_mcp_tool_client_production_mode_including_rejected_calls(self):
+        client = MCPToolClient(self.base, use_production_mode=True)
+        tools = await client.list_tools()
+        self.assertEqual([tool.name for tool in tools], self.expected["tool_names"])
+        self.assertIn("Unknown tool: no_such_tool", await client.call_tool("no_such_tool"))
+        self.assertIsInstance(await client.call_tool("inspect_ticket", ticket_id="none"), str)
+        await client.close()
+
+    async def test_the_strict_models_reject_what_openenv_rejects(self):
+        with self.assertRaisesRegex(ValidationError, "Extra inputs are not permitted"):
+            ToolError(error_type="tool_not_found", message="x", code="unknown_tool")
+        with self.assertRaises(ValidationError):
+            ToolError(error_type="no_such_type", message="x")
 
     async def test_close_ends_the_session_without_a_reply(self):
         client = OpenEnvStyleClient(self.url)

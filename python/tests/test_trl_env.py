@@ -10,11 +10,14 @@ fails here; its schemas must equal the server's tool schemas.
 import inspect
 import json
 import re
+import socket
 import threading
 import typing
 import unittest
+import urllib.parse
 
 from releaseops_client import ReleaseOpsEnv
+from releaseops_client.client import ReleaseOpsConnectionError
 
 from .support import expected_episode, server_url
 
@@ -23,6 +26,56 @@ _ARGS = re.compile(r"\n\s*Args:\n\s*(.*?)[\n\s]*(Returns:|Raises:|\Z)", re.DOTAL
 _ARG_SPLIT = re.compile(r"(?:^|\n)\s*(\w+):\s*(.*?)\s*(?=\n\s*\w+:|\Z)", re.DOTALL)
 _CHOICES = re.compile(r"\(choices:\s*(.*?)\)\s*$", re.IGNORECASE)
 _TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+class DroppingProxy:
+    """A TCP proxy to the live server that closes its next ``drop`` connections unanswered, as a
+    server or worker that dies mid-request does."""
+
+    def __init__(self, target, drop):
+        parsed = urllib.parse.urlsplit(target)
+        self.target = (parsed.hostname, parsed.port)
+        self.drop = drop
+        self.dropped = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = "http://127.0.0.1:%d" % self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.drop > 0:
+                self.drop -= 1
+                self.dropped += 1
+                client.recv(65536)
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.listener.close()
 
 
 def tool_methods(instance):
@@ -122,6 +175,18 @@ class EnvironmentFactoryContract(unittest.TestCase):
         env.reset(seed=3)
         env._box["session"].close()
         self.assertEqual(env.reset(**self.expected["row"]), self.expected["reset_text"])
+
+    def test_a_reset_is_retried_once_on_a_connection_error(self):
+        proxy = DroppingProxy(server_url(), drop=1)
+        try:
+            env = ReleaseOpsEnv(base_url=proxy.url)
+            self.assertEqual(env.reset(**self.expected["row"]), self.expected["reset_text"])
+            self.assertEqual(proxy.dropped, 1)
+            proxy.drop = 2
+            with self.assertRaises(ReleaseOpsConnectionError):
+                env.reset(**self.expected["row"])
+        finally:
+            proxy.close()
 
     def test_tools_before_reset_and_after_the_step_limit_raise(self):
         env = ReleaseOpsEnv()

@@ -19,6 +19,8 @@ export function buildProgram(): Command {
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
     .version('0.1.0')
     .showHelpAfterError()
+    // Before the commands are added: subcommands copy it, so their usage errors reach `main` (exit 2).
+    .exitOverride()
   registerEvalCommand(program)
   registerDatasetCommand(program)
   registerEnvCommand(program)
@@ -35,12 +37,13 @@ export function buildProgram(): Command {
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it in process. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram().exitOverride()
+  const program = buildProgram()
   try {
     await program.parseAsync([...argv], { from: 'user' })
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode
+    // Usage errors (unknown option, bad value, missing argument) exit 2, as other typed input errors do.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
     if (ReleaseOpsError.isInstance(error)) {
       const where = error.path ? ` (${error.path})` : ''
       process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)

@@ -51,6 +51,21 @@ export async function loadDataset(options: { envId: string; source: string; regi
   }
   const rows: DatasetRow[] = []
   const issues: InputIssue[] = []
+  // Each row's reset is tried on one env here, so a bad family or option names its file:line before
+  // any episode runs (a reset is cheap next to the episode it starts).
+  const probe = options.registry.make(options.envId, { bare: true })
+  const checkReset = (row: DatasetRow, where: string) => {
+    try {
+      probe.reset(dataset ? dataset.toResetParams(row) : { seed: row.seed })
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error
+      for (const issue of error.issues.length > 0 ? error.issues : [{ code: error.code, path: '', message: error.message }]) {
+        issues.push({ code: issue.code, path: issue.path ? `${where}:${issue.path}` : where, message: issue.message })
+      }
+      return false
+    }
+    return true
+  }
   bytes
     .toString('utf8')
     .split('\n')
@@ -79,8 +94,9 @@ export async function loadDataset(options: { envId: string; source: string; regi
         })
         return
       }
-      rows.push(parsed.data as DatasetRow)
+      if (checkReset(parsed.data as DatasetRow, where)) rows.push(parsed.data as DatasetRow)
     })
+  probe.close?.()
   if (issues.length > 0) {
     throw new InvalidInputError({
       code: 'invalid_dataset',

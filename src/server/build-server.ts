@@ -12,7 +12,8 @@ import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { TrainingSettingsInput } from '../train/training-settings.js'
 import { createEnvHosts } from './env-host.js'
 import { installErrorHandlers, installJsonParser } from './http/error-handler.js'
-import { tokenGuard } from './http/token-guard.js'
+import { hostGuard } from './http/host-guard.js'
+import { routeAccessOf, tokenGuard } from './http/token-guard.js'
 import { registerMcpRoutes } from './mcp/mcp-routes.js'
 import { openEnvApiVersion, packageVersion } from './package-version.js'
 import { recordRoutes, registerIndexRoutes } from './routes/index-route.js'
@@ -100,7 +101,13 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
   await app.register(fastifyWebsocket, { options: { maxPayload: options.maxFrameBytes, perMessageDeflate: false } })
   // After the WebSocket plugin's own hook, so a refused upgrade's socket is still destroyed after the reply.
-  app.addHook('onRequest', tokenGuard(options.token))
+  app.addHook('onRequest', hostGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }))
+  app.addHook('onRequest', tokenGuard({ token: options.token, operatorToken: options.operatorToken }))
+  // Operator paths get the operator level whoever registers them (decision 0043).
+  app.addHook('onRoute', (route) => {
+    const access = routeAccessOf(route.url, route.config?.access)
+    route.config = { ...(route.config ?? {}), access }
+  })
 
   const routes = recordRoutes(app)
   registerIndexRoutes(app, { context, routes })

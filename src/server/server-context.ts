@@ -14,9 +14,9 @@ export interface ServerContext {
   workerIndex: number
   /**
    * In a cluster: runs an HTTP request for a session owned by another worker there and returns its reply.
-   * Undefined when the process serves alone.
+   * Undefined when the process serves alone. Resolves undefined when the owner is gone (session lost).
    */
-  forward?: (request: ForwardedRequest) => Promise<ForwardedReply>
+  forward?: (request: ForwardedRequest) => Promise<ForwardedReply | undefined>
 }
 
 export interface ForwardedRequest {

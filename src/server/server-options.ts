@@ -16,8 +16,14 @@ export const serverOptionsSchema = z.strictObject({
   /** Idle sessions are closed after this many seconds; 0 turns the reaper off. */
   sessionTimeoutS: z.number().min(0).default(900),
   workers: z.int().min(1).max(64).default(1),
-  /** Bearer token; when set, every session route needs it. Operational routes always do. */
+  /** Env play's bearer token; when set, every session route needs it (stock OpenEnv clients send none). */
   token: z.string().min(16, 'A token needs at least 16 characters.').optional(),
+  /** Operator routes' token (`/outputs`, `/train`, `/counters`, `/api/eval`, `/hub`); `token` when absent. */
+  operatorToken: z.string().min(16, 'A token needs at least 16 characters.').optional(),
+  /** Host names served besides loopback names and IP literals (DNS-rebinding defence); `*` = any. */
+  allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Browser origins allowed on WebSocket upgrades and `/mcp` besides same-origin ones; `*` = any. */
+  allowedOrigins: z.array(z.string().min(1)).default([]),
   bodyLimitBytes: z
     .int()
     .min(1024)
@@ -32,6 +38,13 @@ export const serverOptionsSchema = z.strictObject({
     .int()
     .min(1024)
     .default(16 * 1024 * 1024),
+  /** Most requests in one JSON-RPC batch (HTTP and WebSocket); a bigger batch is refused whole. */
+  maxBatchSize: z.int().min(1).max(10_000).default(100),
+  /** A batch's reply stops growing here: the remaining requests are answered "not run". */
+  maxBatchReplyBytes: z
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   pingIntervalS: z.number().min(0).default(20),
   /** No pong or message for this long: the connection is half-open and is terminated. */
   pingTimeoutS: z.number().positive().default(120),

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
+import { checkOutputDirectory } from '../output-paths.js'
 
 export function registerDatasetCommand(program: Command): void {
   program
@@ -14,6 +15,7 @@ export function registerDatasetCommand(program: Command): void {
     .requiredOption('--out <dir>', 'output directory')
     .option('--splits <names>', 'comma-separated splits (default: all)')
     .action(async (options: { env: string; out: string; splits?: string }) => {
+      await checkOutputDirectory(options.out, '--out')
       const dataset = envRegistry.get(options.env).dataset
       if (!dataset) {
         throw new InvalidInputError({ code: 'no_dataset', message: `Env ${options.env} generates no dataset.`, issues: [] })

@@ -13,6 +13,7 @@ import { ceilingPolicies, markCeiling } from '../../eval/ceiling-policies.js'
 import { episodeLine } from '../../eval/episode-record.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { runEval } from '../../eval/run-eval.js'
+import { checkOutputFile } from '../output-paths.js'
 import { parsePositiveInteger } from '../parse-options.js'
 import { createProgress } from '../progress.js'
 import { registerEvalCompareCommand } from './eval-compare-command.js'
@@ -49,6 +50,9 @@ export function registerEvalCommand(program: Command): void {
     .option('--no-ceiling', "leave out the env's privileged ceiling policy (the oracle), which every report shows by default")
   addLlmEvalOptions(command)
   command.action(async (options: EvalCommandOptions) => {
+    // Before any episode runs: a bad output path must not cost the whole run.
+    if (options.out) await checkOutputFile(options.out, '--out')
+    if (options.episodesOut) await checkOutputFile(options.episodesOut, '--episodes-out')
     if (isLlmEval(options)) return runLlmEvalAction(options)
     await runPolicyEval(options)
   })
@@ -114,8 +118,10 @@ async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
 async function writeEpisodes(path: string, lines: readonly object[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
   const stream = createWriteStream(path)
+  const failed = new Promise<never>((_, reject) => stream.once('error', reject))
+  failed.catch(() => {})
   for (const line of lines) {
     if (!stream.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()))
   }
-  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())))
+  await Promise.race([failed, new Promise<void>((resolve) => stream.end(() => resolve()))])
 }

@@ -20,7 +20,12 @@ interface ServeFlags {
   sessionTimeout?: number
   workers?: number
   token?: string
+  operatorToken?: string
+  allowedHosts?: string
+  allowedOrigins?: string
   bodyLimit?: number
+  maxBatchSize?: number
+  maxBatchReply?: number
   maxFrame?: number
   pingInterval?: number
   pingTimeout?: number
@@ -33,6 +38,14 @@ function parseSeconds(value: string): number {
   return parsed
 }
 
+const listOf = (value: string | undefined) =>
+  value === undefined || value.trim() === ''
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+
 /** Flags win over environment variables (HOST, PORT, RELEASEOPS_TOKEN, as containers set them). */
 function serverOptionsFrom(flags: ServeFlags): ServerOptions {
   const environment = process.env
@@ -44,7 +57,12 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
     sessionTimeoutS: flags.sessionTimeout,
     workers: flags.workers,
     token: flags.token ?? (environment.RELEASEOPS_TOKEN || undefined),
+    operatorToken: flags.operatorToken ?? (environment.RELEASEOPS_OPERATOR_TOKEN || undefined),
+    allowedHosts: listOf(flags.allowedHosts ?? environment.RELEASEOPS_ALLOWED_HOSTS),
+    allowedOrigins: listOf(flags.allowedOrigins ?? environment.RELEASEOPS_ALLOWED_ORIGINS),
     bodyLimitBytes: flags.bodyLimit,
+    maxBatchSize: flags.maxBatchSize,
+    maxBatchReplyBytes: flags.maxBatchReply,
     maxFrameBytes: flags.maxFrame,
     pingIntervalS: flags.pingInterval,
     pingTimeoutS: flags.pingTimeout,
@@ -92,7 +110,7 @@ async function serve(flags: ServeFlags): Promise<void> {
 
 function warnOpen(host: string): void {
   process.stderr.write(
-    `releaseops serve: warning: listening on ${host} without a token; session routes are open to anyone who can reach it (set --token or RELEASEOPS_TOKEN).\n`,
+    `releaseops serve: warning: listening on ${host} without a token; env play is open to anyone who can reach it (set --token or RELEASEOPS_TOKEN) and operator routes answer loopback peers only (set --operator-token).\n`,
   )
 }
 
@@ -106,9 +124,31 @@ export function registerServeCommand(program: Command): void {
     .option('--max-sessions <n>', 'concurrent sessions per process (default 256)', parsePositiveInteger)
     .option('--session-timeout <seconds>', 'close sessions idle this long; 0 disables the reaper (default 900)', parseSeconds)
     .option('--workers <n>', 'worker processes (node cluster; sessions stay on their process)', parsePositiveInteger)
-    .option('--token <token>', 'bearer token for session routes (env RELEASEOPS_TOKEN); operational routes always need one')
+    .option('--token <token>', 'bearer token for env play (env RELEASEOPS_TOKEN); also the operator token unless one is given')
+    .option(
+      '--operator-token <token>',
+      'bearer token for operator routes: outputs, training, counters, eval jobs, Hub (env RELEASEOPS_OPERATOR_TOKEN)',
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'comma-separated Host names served besides loopback names and IPs, *.suffix patterns, * for any (env RELEASEOPS_ALLOWED_HOSTS)',
+    )
+    .option(
+      '--allowed-origins <origins>',
+      'comma-separated browser origins allowed on WebSockets and /mcp besides same-origin (env RELEASEOPS_ALLOWED_ORIGINS)',
+    )
     .option('--body-limit <bytes>', 'largest HTTP body (default 1 MiB)', parsePositiveInteger)
     .option('--max-frame <bytes>', 'largest WebSocket frame (default 1 MiB)', parsePositiveInteger)
+    .option(
+      '--max-batch-size <n>',
+      'most requests in one JSON-RPC batch; a bigger one is refused (default 100)',
+      parsePositiveInteger,
+    )
+    .option(
+      '--max-batch-reply <bytes>',
+      'a batch reply stops growing here; the rest are answered "not run" (default 4 MiB)',
+      parsePositiveInteger,
+    )
     .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)
     .option('--ping-timeout <seconds>', 'drop a connection silent this long (default 120)', parseSeconds)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent (default warn)')

@@ -5,6 +5,7 @@
 import type { Env, Observation, ResetParams, ResetResult, StepResult, ToolCall } from '../env/env-api.js'
 import { ResetNeededError } from '../errors/reset-needed-error.js'
 import type { JsonObject } from '../json/json-value.js'
+import { boundEchoedInput } from './bound-echoed-input.js'
 
 export class StepLimit<O extends Observation = Observation> implements Env<O> {
   private steps = 0
@@ -38,7 +39,8 @@ export class StepLimit<O extends Observation = Observation> implements Env<O> {
 
   step(call: ToolCall): StepResult<O> {
     if (!this.running) throw new ResetNeededError()
-    const result = this.inner.step(call)
+    // Bad calls echo their input; a huge one is cut so it cannot flood the agent's context.
+    const result = boundEchoedInput(call, this.inner.step(call))
     this.steps++
     if (result.truncated) {
       this.running = false

@@ -16,6 +16,8 @@ type ClusterMessage =
   | { releaseops: 'run'; id: string; from: number; request: ForwardedRequest }
   | { releaseops: 'ran'; id: string; from: number; reply: ForwardedReply }
   | { releaseops: 'forwarded'; id: string; reply: ForwardedReply }
+  /** The owner is gone or not yet serving (a replacement starting): its sessions are lost. */
+  | { releaseops: 'owner-gone'; id: string }
   | { releaseops: 'listening'; index: number; url: string }
 
 const isClusterMessage = (value: unknown): value is ClusterMessage =>
@@ -37,8 +39,13 @@ export interface ClusterPrimaryOptions {
 /** Runs in the primary: forks, relays, restarts crashed workers, stops them all on SIGINT/SIGTERM. */
 export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   const byIndex = new Map<number, Worker>()
+  /** Workers whose server is up (a replacement is not until it says so). */
   const listening = new Set<number>()
+  /** Forwarded requests awaiting their owner's reply: id -> asking worker and owner. */
+  const inFlight = new Map<string, { from: number; owner: number }>()
   let stopping = false
+  const ownerGone = (from: number, id: string) =>
+    byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
   let announced = false
 
   const fork = (index: number) => {
@@ -53,15 +60,28 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
           options.onListening(message.url)
         }
       } else if (message.releaseops === 'forward') {
-        const owner = byIndex.get(message.request.workerIndex)
-        if (owner?.isConnected()) owner.send({ releaseops: 'run', id: message.id, from: index, request: message.request })
-        else
-          worker.send({ releaseops: 'forwarded', id: message.id, reply: unavailable('The worker owning this session is gone.') })
+        const ownerIndex = message.request.workerIndex
+        const owner = byIndex.get(ownerIndex)
+        // Answered at once when the owner is not serving: a replacement has none of the old sessions,
+        // and one still starting would never read the request (issue 18 item 3).
+        if (!owner?.isConnected() || !listening.has(ownerIndex)) {
+          ownerGone(index, message.id)
+          return
+        }
+        inFlight.set(message.id, { from: index, owner: ownerIndex })
+        owner.send({ releaseops: 'run', id: message.id, from: index, request: message.request })
       } else if (message.releaseops === 'ran') {
+        inFlight.delete(message.id)
         byIndex.get(message.from)?.send({ releaseops: 'forwarded', id: message.id, reply: message.reply })
       }
     })
     worker.on('exit', (code, signal) => {
+      listening.delete(index)
+      for (const [id, entry] of inFlight) {
+        if (entry.owner !== index) continue
+        inFlight.delete(id)
+        ownerGone(entry.from, id)
+      }
       if (byIndex.get(index) === worker) byIndex.delete(index)
       if (stopping) {
         if (byIndex.size === 0) process.exit(0)
@@ -83,12 +103,16 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   process.on('SIGTERM', stop)
 }
 
-/** Runs in a worker: the `forward` function of its server context. */
-export function clusterForwarder(timeoutMs = 60_000): (request: ForwardedRequest) => Promise<ForwardedReply> {
-  const pending = new Map<string, (reply: ForwardedReply) => void>()
+/**
+ * Runs in a worker: the `forward` function of its server context. Resolves undefined when the owner is
+ * gone (the session is lost: the route answers `unknown_session`, and clients start a new one).
+ */
+export function clusterForwarder(timeoutMs = 60_000): (request: ForwardedRequest) => Promise<ForwardedReply | undefined> {
+  const pending = new Map<string, (reply: ForwardedReply | undefined) => void>()
   process.on('message', (message: unknown) => {
-    if (isClusterMessage(message) && message.releaseops === 'forwarded') {
-      pending.get(message.id)?.(message.reply)
+    if (!isClusterMessage(message)) return
+    if (message.releaseops === 'forwarded' || message.releaseops === 'owner-gone') {
+      pending.get(message.id)?.(message.releaseops === 'forwarded' ? message.reply : undefined)
       pending.delete(message.id)
     }
   })

@@ -62,6 +62,9 @@ export function httpErrorBody(error: unknown): Record<string, unknown> {
     },
   }
   if (error instanceof InvalidInputError) body.detail = fastApiDetail(error.issues)
+  // FastAPI's shape for a body that is not JSON, so OpenEnv-side code that prints `detail` has one.
+  if (error.code === 'invalid_json')
+    body.detail = [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: error.message } }]
   return body
 }
 

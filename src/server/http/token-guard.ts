@@ -1,16 +1,19 @@
 /**
  * @module server/http: bearer-token checks. Routes declare an access level in their config:
- * - `public`: health, metadata, schema, docs, the route index;
- * - `session`: env play (OpenEnv routes, sessions, MCP): open when no token is configured, so stock
- *   OpenEnv and TRL clients work on a loopback server; token-protected when one is;
- * - `operational`: routes that change the server or spend compute (the coming `/train/*`): they need a
- *   token always, and answer 403 `token_not_configured` when the server has none.
+ * - `public`: health, metadata, schema, docs, the route index, the dashboard's static files;
+ * - `session`: env play (OpenEnv routes, sessions, MCP): open when no env token is configured, so stock
+ *   OpenEnv and TRL clients (which send no headers) work; token-protected when one is;
+ * - `operator`: operator reads (`/outputs/*`, `/train/*` views, `/counters`, `GET /api/eval`): they need
+ *   the operator token; a server without one serves them to loopback peers only (decision 0043);
+ * - `operational`: routes that change the server or spend compute (`/train/start`, `/hub/push`, …):
+ *   they need the operator token always, and answer 403 `token_not_configured` when the server has none.
+ * The operator token is `operatorToken`, or `token` when only that is set; it grants every level.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from './http-errors.js'
 
-export type RouteAccess = 'public' | 'session' | 'operational'
+export type RouteAccess = 'public' | 'session' | 'operator' | 'operational'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,36 +35,76 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
   return match?.[1]
 }
 
-/** Throws the right `HttpError` when `authorization` does not grant `access`. */
-export function checkAccess(options: {
-  access: RouteAccess
+export interface AccessTokens {
+  /** Env play's token (`--token`); env play is open without it. */
   token: string | undefined
-  authorization: string | undefined
-}): void {
-  const { access, token } = options
+  /** The operator token (`--operator-token`); `token` stands in when absent. */
+  operatorToken?: string | undefined
+}
+
+/** Throws the right `HttpError` when `authorization` does not grant `access`. */
+export function checkAccess(
+  options: AccessTokens & { access: RouteAccess; authorization: string | undefined; loopbackPeer?: boolean },
+): void {
+  const { access } = options
   if (access === 'public') return
-  if (token === undefined) {
-    if (access === 'session') return
+  const operatorToken = options.operatorToken ?? options.token
+  const presented = bearerTokenOf(options.authorization)
+  const presentedMatches = (expected: string | undefined) =>
+    presented !== undefined && expected !== undefined && tokenMatches(presented, expected)
+  if (presentedMatches(operatorToken)) return
+  if (access === 'session') {
+    if (options.token === undefined || presentedMatches(options.token)) return
+    throw unauthorized(presented)
+  }
+  if (operatorToken === undefined) {
+    if (access === 'operator' && options.loopbackPeer === true) return
     throw new HttpError({
       status: 403,
       code: 'token_not_configured',
-      message: 'This route needs a bearer token, and the server has none: start it with --token or RELEASEOPS_TOKEN.',
+      message:
+        access === 'operator'
+          ? 'Operator data is served to loopback peers only when the server has no operator token: start it with --operator-token or RELEASEOPS_OPERATOR_TOKEN.'
+          : 'This route needs a bearer token, and the server has none: start it with --operator-token (or --token).',
     })
   }
-  const presented = bearerTokenOf(options.authorization)
-  if (presented === undefined || !tokenMatches(presented, token)) {
-    throw new HttpError({
-      status: 401,
-      code: 'unauthorized',
-      message: presented === undefined ? 'Missing bearer token (Authorization: Bearer <token>).' : 'Invalid bearer token.',
-      headers: { 'www-authenticate': 'Bearer realm="releaseops"' },
+  throw unauthorized(presented)
+}
+
+function unauthorized(presented: string | undefined): HttpError {
+  return new HttpError({
+    status: 401,
+    code: 'unauthorized',
+    message: presented === undefined ? 'Missing bearer token (Authorization: Bearer <token>).' : 'Invalid bearer token.',
+    headers: { 'www-authenticate': 'Bearer realm="releaseops"' },
+  })
+}
+
+/** Operator routes by path: any route under these gets at least `operator` access, whoever registers it. */
+export const operatorRoutePattern = /^\/(?:outputs|train|counters|hub|api\/eval)(?:[/?.]|$)/
+
+/** The access a route gets: its declared level, raised to `operator` on operator paths. */
+export function routeAccessOf(url: string, declared: RouteAccess | undefined): RouteAccess {
+  if (operatorRoutePattern.test(url) && (declared === undefined || declared === 'session' || declared === 'public'))
+    return 'operator'
+  return declared ?? 'session'
+}
+
+/** A Fastify `onRequest` hook enforcing each route's `config.access` (default `session`). */
+export function tokenGuard(tokens: AccessTokens) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    checkAccess({
+      ...tokens,
+      access: request.routeOptions.config?.access ?? 'session',
+      authorization: request.headers.authorization,
+      loopbackPeer: isLoopbackAddress(request.socket.remoteAddress),
     })
   }
 }
 
-/** A Fastify `onRequest` hook enforcing each route's `config.access` (default `session`). */
-export function tokenGuard(token: string | undefined) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    checkAccess({ access: request.routeOptions.config?.access ?? 'session', token, authorization: request.headers.authorization })
-  }
+/** The peer's address is loopback (127.0.0.0/8, ::1, their IPv4-mapped forms). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address
+  return bare === '::1' || /^127\./.test(bare)
 }

@@ -31,7 +31,18 @@ export interface McpContext {
   headerSessionId?: string
   /** HTTP: `initialize` created a session; the route returns its id in the `Mcp-Session-Id` header. */
   onSessionCreated?: (sessionId: string) => void
+  /** Batch caps (`answerJsonRpc`); `defaultBatchLimits` when absent. */
+  limits?: BatchLimits
 }
+
+export interface BatchLimits {
+  /** Most requests one batch may hold; a bigger batch is refused whole, nothing run. */
+  maxBatchSize: number
+  /** Once a batch's reply is this large, its remaining requests are answered "not run". */
+  maxBatchReplyBytes: number
+}
+
+export const defaultBatchLimits: BatchLimits = { maxBatchSize: 100, maxBatchReplyBytes: 4 * 1024 * 1024 }
 
 export const jsonRpcErrors = {
   parse: -32700,
@@ -59,22 +70,40 @@ export function jsonRpcError(id: JsonRpcId, code: number, message: string, data?
   return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }
 }
 
-/** A request, notification or batch; returns undefined when nothing is to be answered (notifications). */
+/**
+ * A request, notification or batch, answered synchronously; undefined when nothing is to be answered
+ * (notifications). Servers answer batches with `answerJsonRpc`, which yields between requests; here a
+ * batch is only capped in size.
+ */
 export function dispatchJsonRpc(message: unknown, context: McpContext): JsonRpcResponse | JsonRpcResponse[] | undefined {
   if (Array.isArray(message)) {
-    if (message.length === 0) return jsonRpcError(null, jsonRpcErrors.invalidRequest, 'Invalid Request: empty batch')
-    const responses = message.map((item) => dispatchOne(item, context)).filter((item) => item !== undefined)
+    const refused = refuseBatch(message, context.limits ?? defaultBatchLimits)
+    if (refused) return refused
+    const responses = message.map((item) => dispatchJsonRpcRequest(item, context)).filter((item) => item !== undefined)
     return responses.length > 0 ? responses : undefined
   }
-  return dispatchOne(message, context)
+  return dispatchJsonRpcRequest(message, context)
 }
 
-function readableId(message: unknown): JsonRpcId {
+/** The error for an empty or oversized batch (nothing of it runs), or undefined when it may run. */
+export function refuseBatch(batch: readonly unknown[], limits: BatchLimits): JsonRpcResponse | undefined {
+  if (batch.length === 0) return jsonRpcError(null, jsonRpcErrors.invalidRequest, 'Invalid Request: empty batch')
+  if (batch.length <= limits.maxBatchSize) return undefined
+  return jsonRpcError(
+    null,
+    jsonRpcErrors.invalidRequest,
+    `Invalid Request: a batch holds at most ${limits.maxBatchSize} requests; this one has ${batch.length}. Nothing was run.`,
+    { code: 'batch_too_large', max_batch_size: limits.maxBatchSize },
+  )
+}
+
+export function readableId(message: unknown): JsonRpcId {
   const id = (message as { id?: unknown } | null)?.id
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null
 }
 
-function dispatchOne(message: unknown, context: McpContext): JsonRpcResponse | undefined {
+/** One request or notification (never a batch). */
+export function dispatchJsonRpcRequest(message: unknown, context: McpContext): JsonRpcResponse | undefined {
   const parsed = jsonRpcRequestSchema.safeParse(message)
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')

@@ -13,7 +13,9 @@ import { forwardIfForeign } from '../routes/forward-session-request.js'
 import type { ServerContext } from '../server-context.js'
 import { resetInput } from '../session/session-operations.js'
 import { closeCodes } from '../ws/env-socket.js'
-import { dispatchJsonRpc, jsonRpcError, jsonRpcErrors } from './mcp-dispatcher.js'
+import { inOrder } from '../ws/in-order.js'
+import { answerJsonRpc } from './answer-json-rpc.js'
+import { type BatchLimits, jsonRpcError, jsonRpcErrors } from './mcp-dispatcher.js'
 
 const sessionHeader = 'mcp-session-id'
 
@@ -45,17 +47,18 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
     },
     async (request, reply) => {
       let created: string | undefined
-      const response = dispatchJsonRpc(request.body ?? null, {
+      const text = await answerJsonRpc(request.body ?? null, {
         host,
         store: context.store,
         headerSessionId: headerSession(request.headers[sessionHeader]),
         onSessionCreated: (sessionId) => {
           created = sessionId
         },
+        limits: batchLimitsOf(context),
       })
       if (created !== undefined) reply.header(sessionHeader, created)
-      if (response === undefined) return reply.code(202).send()
-      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(response))
+      if (text === undefined) return reply.code(202).send()
+      return reply.code(200).type('application/json; charset=utf-8').send(text)
     },
   )
 
@@ -108,22 +111,33 @@ function acceptMcpSocket(socket: WebSocket, options: { context: ServerContext; h
     else if (reason === 'server_shutdown') socket.close(closeCodes.goingAway, reason)
   }
   socket.on('close', () => context.store.close(session.id, 'connection_lost'))
+  const limits = batchLimitsOf(context)
+  const handle = inOrder(
+    async (text: string) => {
+      session.touch(context.store.now())
+      let message: unknown
+      try {
+        message = JSON.parse(text)
+      } catch (error) {
+        socket.send(JSON.stringify(jsonRpcError(null, jsonRpcErrors.parse, `Parse error: ${(error as Error).message}`)))
+        return
+      }
+      const reply = await answerJsonRpc(message, { host, store: context.store, session, limits })
+      if (reply !== undefined && socket.readyState === socket.OPEN) socket.send(reply)
+    },
+    (error) => {
+      options.log.error(error)
+      if (socket.readyState === socket.OPEN) {
+        socket.send(JSON.stringify(jsonRpcError(null, jsonRpcErrors.internal, 'Internal error; see the server log.')))
+      }
+    },
+  )
   socket.on('message', (data) => {
     context.keepalive.seen(socket)
-    session.touch(context.store.now())
-    let message: unknown
-    try {
-      message = JSON.parse(data.toString())
-    } catch (error) {
-      socket.send(JSON.stringify(jsonRpcError(null, jsonRpcErrors.parse, `Parse error: ${(error as Error).message}`)))
-      return
-    }
-    try {
-      const response = dispatchJsonRpc(message, { host, store: context.store, session })
-      if (response !== undefined) socket.send(JSON.stringify(response))
-    } catch (error) {
-      options.log.error(error)
-      socket.send(JSON.stringify(jsonRpcError(null, jsonRpcErrors.internal, 'Internal error; see the server log.')))
-    }
+    handle(data.toString())
   })
+}
+
+export function batchLimitsOf(context: ServerContext): BatchLimits {
+  return { maxBatchSize: context.options.maxBatchSize, maxBatchReplyBytes: context.options.maxBatchReplyBytes }
 }

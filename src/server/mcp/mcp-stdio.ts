@@ -11,7 +11,7 @@ import { EnvHost } from '../env-host.js'
 import { resetInput } from '../session/session-operations.js'
 import { SessionStore } from '../session/session-store.js'
 import type { ResetKwargs } from '../wire/wire-schemas.js'
-import { dispatchJsonRpc } from './mcp-dispatcher.js'
+import { dispatchJsonRpc, jsonRpcError, jsonRpcErrors } from './mcp-dispatcher.js'
 
 export interface McpStdioOptions {
   registry: EnvRegistry
@@ -37,7 +37,17 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ closed:
     const response = dispatchJsonRpc(message, { host, store, session })
     if (response !== undefined) void transport.send(response as JSONRPCMessage)
   }
-  transport.onerror = (error) => options.log(`releaseops mcp: ${error.message}\n`)
+  transport.onerror = (error) => {
+    // A line that is not JSON, or JSON that is not JSON-RPC, still gets its JSON-RPC answer.
+    const reply =
+      error instanceof SyntaxError
+        ? jsonRpcError(null, jsonRpcErrors.parse, `Parse error: ${error.message.slice(0, 200)}`)
+        : error.name === 'ZodError'
+          ? jsonRpcError(null, jsonRpcErrors.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.')
+          : undefined
+    if (reply) void transport.send(reply as JSONRPCMessage)
+    else options.log(`releaseops mcp: ${error.message}\n`)
+  }
   transport.onclose = () => {
     store.closeAll('client_closed')
     resolveClosed()

@@ -30,6 +30,8 @@ export function callToolOnSession(session: EnvSession, name: string, toolArgumen
         info: input.info,
       },
       isError: input.observation.error !== undefined,
+      // FastMCP's `data` (the text): OpenEnv's MCPToolClient returns it in production mode.
+      data: input.text,
     }
   } catch (error) {
     if (!(error instanceof ResetNeededError)) throw error
@@ -38,6 +40,7 @@ export function callToolOnSession(session: EnvSession, name: string, toolArgumen
       content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message } }) }],
       structuredContent: { error: { code: error.code, message }, done: true },
       isError: true,
+      data: message,
     }
   }
 }

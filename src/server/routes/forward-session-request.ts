@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ServerContext } from '../server-context.js'
+import { UnknownSessionError } from '../session/session-errors.js'
 
 /** Marks a request a worker received from another, so it is never forwarded twice. */
 export const forwardedHeader = 'x-releaseops-forwarded'
@@ -36,6 +37,8 @@ export async function forwardIfForeign(options: {
     headers,
     body: request.body === undefined || request.body === null ? undefined : JSON.stringify(request.body),
   })
+  // Its worker died: the session went with it; the client starts a new one (on a live worker).
+  if (forwarded === undefined) throw new UnknownSessionError(sessionId)
   for (const [name, value] of Object.entries(forwarded.headers)) {
     if (name !== 'content-length' && name !== 'connection' && name !== 'transfer-encoding') reply.header(name, value)
   }

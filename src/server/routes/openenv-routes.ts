@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { EnvHost } from '../env-host.js'
 import { HttpError } from '../http/http-errors.js'
+import { batchLimitsOf } from '../mcp/mcp-routes.js'
 import type { ServerContext } from '../server-context.js'
 import { EnvSession } from '../session/env-session.js'
 import { resetSession, stepSession, toParsedAction } from '../session/session-operations.js'
@@ -17,7 +18,7 @@ import { acceptEnvSocket } from '../ws/env-socket.js'
 export const observationPayloadSchema = z
   .looseObject({
     observation: z.record(z.string(), z.unknown()).describe('The env observation; `metadata` is kept inside it too.'),
-    reward: z.number().nullable().describe('This step’s reward (null after a reset).'),
+    reward: z.number().nullable().describe('This step’s reward (0 after a reset, as OpenEnv envs report it).'),
     done: z.boolean().describe('terminated || truncated'),
     metadata: z
       .looseObject({
@@ -93,12 +94,13 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
       },
     },
     (request, reply) => {
-      const { action, seed, options: resetOptions, episode_id } = request.body
+      const { action, seed, options: resetOptions, episode_id, request_id } = request.body
       const json = withFreshSession(context, host, (session) => {
         session.reset({ seed, options: resetOptions, episode_id })
         return stepSession(session, toParsedAction(action))
       })
-      sendJson(reply, json)
+      // The request_id is echoed as on /ws, so one reply matcher serves both transports.
+      sendJson(reply, request_id === undefined ? json : `${json.slice(0, -1)},"request_id":${JSON.stringify(request_id)}}`)
     },
   )
 
@@ -153,6 +155,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
         store: context.store,
         keepalive: context.keepalive,
         maxBufferedBytes: context.options.maxBufferedBytes,
+        limits: batchLimitsOf(context),
         log: request.log,
       })
     },

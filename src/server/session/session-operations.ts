@@ -48,7 +48,8 @@ export function parseResetKwargs(value: unknown, prefix: readonly string[] = [])
 export function resetInput(session: EnvSession, result: ResetResult): ObservationPayloadInput {
   const text = session.render(result.observation)
   session.lastText = text
-  return { observation: result.observation, reward: null, terminated: false, truncated: false, info: result.info, text }
+  // 0.0 after a reset, as OpenEnv's envs report it (echo_env); no step reward happened.
+  return { observation: result.observation, reward: 0, terminated: false, truncated: false, info: result.info, text }
 }
 
 export function stepInput(session: EnvSession, result: StepResult): ObservationPayloadInput {

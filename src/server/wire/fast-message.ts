@@ -33,7 +33,7 @@ export function fastMessage(message: Record<string, unknown>): WsMessage | undef
   if (message.type === 'reset') {
     if (data !== undefined) {
       if (!isPlainObject(data)) return undefined
-      if (data.seed !== undefined && !Number.isSafeInteger(data.seed)) return undefined
+      if (data.seed !== undefined && !(Number.isSafeInteger(data.seed) && (data.seed as number) >= 0)) return undefined
       if (data.episode_id !== undefined && !(typeof data.episode_id === 'string' && data.episode_id.length <= 255))
         return undefined
       if (data.options !== undefined && !isPlainObject(data.options)) return undefined

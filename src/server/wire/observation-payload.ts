@@ -60,26 +60,23 @@ export function listToolsPayloadJson(tools: readonly WireTool[]): string {
   return JSON.stringify({ observation, reward: null, done: false })
 }
 
-const mcpErrorTypes: Record<string, string> = { unknown_tool: 'tool_not_found', invalid_arguments: 'invalid_args' }
-
 /**
  * OpenEnv `CallToolObservation` for a `call_tool` action: the MCP result (text content, the env
- * observation as structured content, `data` = the text) and `error` for a bad call; metadata kept.
+ * observation as structured content, `data` = the text). A bad call (unknown tool, bad arguments,
+ * impossible action) is a *tool* failure: `result.is_error` is true, the text carries the message and the
+ * penalty is in `reward`. `error` stays null: OpenEnv keeps it (a strict `ToolError {error_type, message}`)
+ * for framework failures, and its `MCPToolClient` raises on it (decision 0043).
  */
 export function callToolPayloadJson(toolName: string, input: ObservationPayloadInput): string {
-  const envError = input.observation.error
   const observation: Record<string, unknown> = {
     tool_name: toolName,
     result: {
       content: [{ type: 'text', text: input.text }],
       structured_content: input.observation,
       data: input.text,
-      is_error: envError !== undefined,
+      is_error: input.observation.error !== undefined,
     },
-    error:
-      envError === undefined
-        ? null
-        : { error_type: mcpErrorTypes[envError.code] ?? 'execution_error', message: envError.message, code: envError.code },
+    error: null,
   }
   return observationPayloadJson(input, observation)
 }

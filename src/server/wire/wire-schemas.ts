@@ -22,7 +22,11 @@ const jsonObjectSchema = z.record(z.string(), z.unknown())
  */
 export const resetKwargsSchema = z
   .looseObject({
-    seed: z.int().optional().describe('Episode seed (an integer); the env default when absent.'),
+    seed: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('Episode seed (a non-negative integer, as OpenEnv has it); the env default when absent.'),
     episode_id: z.string().max(255).optional().describe('Client-chosen episode id, reported by `state`.'),
     options: jsonObjectSchema.optional().describe('Env reset options; overrides same-named top-level fields.'),
   })
@@ -65,7 +69,7 @@ export const stepRequestSchema = z.strictObject({
   action: actionSchema,
   timeout_s: z.number().positive().optional().describe('Accepted for OpenEnv compatibility; steps are synchronous.'),
   request_id: requestIdSchema.optional(),
-  seed: z.int().optional().describe('Seed of the fresh env this stateless step runs in.'),
+  seed: z.int().min(0).optional().describe('Seed of the fresh env this stateless step runs in.'),
   episode_id: z.string().max(255).optional(),
   options: jsonObjectSchema.optional().describe('Reset options of the fresh env.'),
 })

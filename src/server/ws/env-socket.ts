@@ -10,7 +10,8 @@ import type { RawData, WebSocket } from 'ws'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { EnvHost } from '../env-host.js'
 import { wsErrorData } from '../http/http-errors.js'
-import { dispatchJsonRpc } from '../mcp/mcp-dispatcher.js'
+import { answerJsonRpc } from '../mcp/answer-json-rpc.js'
+import { type BatchLimits, dispatchJsonRpc } from '../mcp/mcp-dispatcher.js'
 import type { EnvSession } from '../session/env-session.js'
 import { CapacityReachedError, type SessionCloseReason } from '../session/session-errors.js'
 import { parseWire, resetSession, stepSession, toParsedAction } from '../session/session-operations.js'
@@ -18,6 +19,7 @@ import type { SessionStore } from '../session/session-store.js'
 import { fastMessage } from '../wire/fast-message.js'
 import { wsEnvelope } from '../wire/observation-payload.js'
 import { type WsMessage, wsMessageSchemas } from '../wire/wire-schemas.js'
+import { inOrder } from './in-order.js'
 import type { Keepalive } from './keepalive.js'
 
 /** Close codes: standard ones where they fit, 4xxx for ours. */
@@ -36,6 +38,8 @@ export interface EnvSocketOptions {
   keepalive: Keepalive
   /** A client that stops reading while replies pile up past this is dropped. */
   maxBufferedBytes: number
+  /** JSON-RPC batch caps of `{"type":"mcp"}` messages. */
+  limits?: BatchLimits
   log: FastifyBaseLogger
 }
 
@@ -67,7 +71,18 @@ export function acceptEnvSocket(socket: WebSocket, options: EnvSocketOptions): E
       socket.close(closeCodes.goingAway, reason)
     }
   }
-  socket.on('message', (data) => handleMessage(socket, session, options, rawText(data)))
+  // In order: a JSON-RPC batch is answered asynchronously, and the messages after it wait for it.
+  const handle = inOrder(
+    (text: string) => handleMessage(socket, session, options, text),
+    (error) => {
+      options.log.error(error)
+      sendError(socket, { code: 'EXECUTION_ERROR', message: 'Internal error while handling the message; see the server log.' })
+    },
+  )
+  socket.on('message', (data) => {
+    options.keepalive.seen(socket)
+    handle(rawText(data))
+  })
   socket.on('close', () => options.store.close(session.id, 'connection_lost'))
   return session
 }
@@ -85,8 +100,7 @@ function rawText(data: RawData): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8')
 }
 
-function handleMessage(socket: WebSocket, session: EnvSession, options: EnvSocketOptions, text: string): void {
-  options.keepalive.seen(socket)
+function handleMessage(socket: WebSocket, session: EnvSession, options: EnvSocketOptions, text: string): void | Promise<void> {
   if (session.closed) return
   session.touch(options.store.now())
   let message: unknown
@@ -120,18 +134,33 @@ function handleMessage(socket: WebSocket, session: EnvSession, options: EnvSocke
     }
     const message =
       fastMessage(candidate) ?? (parseWire(wsMessageSchemas[type as keyof typeof wsMessageSchemas], candidate) as WsMessage)
-    const reply = answer(socket, session, options, message)
-    if (reply === undefined) return
-    if (socket.bufferedAmount > options.maxBufferedBytes) {
-      socket.terminate()
-      return
-    }
-    socket.send(reply)
+    if (message.type === 'mcp' && Array.isArray(message.data)) return answerBatch(socket, session, options, message)
+    send(socket, options, answer(socket, session, options, message))
   } catch (error) {
     const data = wsErrorData(error)
     if (!ReleaseOpsError.isInstance(error)) options.log.error(error)
     sendError(socket, data, requestId)
   }
+}
+
+function send(socket: WebSocket, options: EnvSocketOptions, reply: string | undefined): void {
+  if (reply === undefined || socket.readyState !== socket.OPEN) return
+  if (socket.bufferedAmount > options.maxBufferedBytes) {
+    socket.terminate()
+    return
+  }
+  socket.send(reply)
+}
+
+async function answerBatch(
+  socket: WebSocket,
+  session: EnvSession,
+  options: EnvSocketOptions,
+  message: WsMessage & { type: 'mcp' },
+): Promise<void> {
+  const context = { host: options.host, store: options.store, session, ...(options.limits ? { limits: options.limits } : {}) }
+  const reply = await answerJsonRpc(message.data, context)
+  send(socket, options, reply === undefined ? undefined : wsEnvelope('mcp', reply, message.request_id))
 }
 
 function answer(socket: WebSocket, session: EnvSession, options: EnvSocketOptions, message: WsMessage): string | undefined {
@@ -143,7 +172,8 @@ function answer(socket: WebSocket, session: EnvSession, options: EnvSocketOption
     case 'state':
       return wsEnvelope('state', JSON.stringify(session.state()), message.request_id)
     case 'mcp': {
-      const response = dispatchJsonRpc(message.data, { host: options.host, store: options.store, session })
+      const context = { host: options.host, store: options.store, session, ...(options.limits ? { limits: options.limits } : {}) }
+      const response = dispatchJsonRpc(message.data, context)
       return response === undefined ? undefined : wsEnvelope('mcp', JSON.stringify(response), message.request_id)
     }
     case 'close':
