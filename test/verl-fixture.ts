@@ -6,6 +6,7 @@
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { qwen35ThinkTemplate } from '../src/chat/templates/qwen3-5-think-template.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { demoLayout } from '../src/release/demo/write-demo-data.js'
 import { loadGradingFromManifest, loadTaskFiles } from '../src/release/io/load-task-files.js'
@@ -154,7 +155,7 @@ export function fakeMachine(options: { verl?: string; patched?: boolean } = {}):
   const model = join(root, 'model')
   write(join(model, 'config.json'), '{"architectures": ["Qwen3_5ForCausalLM"]}\n')
   write(join(model, 'model.safetensors.index.json'), '{"weight_map": {"lm_head.weight": "model-00001-of-00001.safetensors"}}\n')
-  write(join(model, 'tokenizer_config.json'), '{}\n')
+  write(join(model, 'tokenizer_config.json'), `${JSON.stringify({ chat_template: qwen35ThinkTemplate })}\n`)
   const patchList = join(root, 'patches.json')
   const hash = (text: string) => sha256Hex(text)
   write(

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { qwen3Template } from '../src/chat/templates/qwen3-template.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
 import { type LaunchManifest, runVerlPreflight } from '../src/train/verl/run-verl-preflight.js'
 import type { VerlConfig } from '../src/train/verl/write-verl-config.js'
@@ -107,39 +108,43 @@ describe('verl preflight', () => {
     })
   })
 
-  it('SFT passes with the patched tree and fails on an unpatched, edited or undeclared patch', async () => {
-    const machine = fakeMachine()
+  it('SFT runs on stock VeRL: the original patches are not needed, another declared SFT patch is still checked', async () => {
+    const machine = fakeMachine({ patched: false })
     const { run } = await config({ kind: 'sft', machine })
     const passed = await preflight(run, machine)
     expect(passed.failed).toEqual([])
     expect(check(passed, 'verl_patches')?.facts).toEqual({
-      files: {
-        'chat-template-system-first:utils/tokenizer/chat_template.py': 'patched',
-        'multiturn-sft-prefix-diff:utils/dataset/multiturn_sft_dataset.py': 'patched',
-      },
+      files: {},
+      not_needed: ['chat-template-system-first', 'multiturn-sft-prefix-diff'],
     })
     expect(check(passed, 'token_budget')?.detail).toMatch(/max_length=9216/)
+    expect(check(passed, 'tools_and_format')?.detail).toMatch(/qwen3\.5 \(template\) → qwen3_coder/)
 
-    machine.install('utils/dataset/multiturn_sft_dataset.py', unpatchedSources['utils/dataset/multiturn_sft_dataset.py'])
+    const list = JSON.parse(readFileSync(machine.patchList, 'utf8'))
+    list.patches.push({
+      id: 'local-sft-fix',
+      required_for: ['sft'],
+      files: [{ path: 'utils/dataset/multiturn_sft_dataset.py', sha256: 'a'.repeat(64), unpatched_sha256: 'b'.repeat(64) }],
+    })
+    writeFileSync(machine.patchList, JSON.stringify(list))
     expectOnlyFailure(
       await preflight(run, machine),
       'verl_patches',
-      /multiturn-sft-prefix-diff: utils\/dataset\/multiturn_sft_dataset\.py is unpatched/,
+      /local-sft-fix: utils\/dataset\/multiturn_sft_dataset\.py is unknown content/,
     )
-    machine.install('utils/dataset/multiturn_sft_dataset.py', '# edited by hand\n')
-    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is unknown content/)
-    rmSync(join(machine.verlRoot, 'utils/dataset/multiturn_sft_dataset.py'))
-    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is missing/)
+  })
 
-    const fresh = fakeMachine()
-    const list = JSON.parse(readFileSync(fresh.patchList, 'utf8'))
-    list.patches = list.patches.slice(0, 1)
-    writeFileSync(fresh.patchList, JSON.stringify(list))
+  it("refuses a run whose checkpoint template, parser or format no longer agree with the run's family", async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), JSON.stringify({ chat_template: qwen3Template }))
     expectOnlyFailure(
-      await preflight(run, fresh, { python: fresh.python }),
-      'verl_patches',
-      /multiturn-sft-prefix-diff: not declared/,
+      await preflight(run, machine),
+      'tools_and_format',
+      /the checkpoint's chat template is qwen3's, the run was written for qwen3\.5/,
     )
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), '{}')
+    expectOnlyFailure(await preflight(run, machine), 'tools_and_format', /no longer ships the qwen3\.5 template/)
   })
 
   it('an unpatched tree does not block RLOO (no patch is required there); an old or mismatched VeRL does', async () => {

@@ -12,10 +12,11 @@ import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { sha256Hex } from '../../release/io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
+import { detectModelFamily, modelFamilyFacts } from './model-family.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
 import { checkTokenBudget } from './token-budget.js'
-import { rlooOverrides, sftOverrides, shellWord, verlEntryPoint, verlRunFiles, verlToolParser } from './verl-overrides.js'
+import { rlooOverrides, sftOverrides, shellWord, verlEntryPoint, verlRunFiles } from './verl-overrides.js'
 import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList } from './verl-patches.js'
 import { readVerlRelease } from './verl-release.js'
 import { verlRunSettingsSchema } from './verl-run-settings.js'
@@ -78,7 +79,8 @@ function configDrift(runDirectory: string, config: VerlConfig): string[] {
   if (!parsed.success) return ['settings no longer pass validation']
   const paths = { run: runDirectory, release: config.release.directory }
   const expected = {
-    overrides: parsed.data.kind === 'sft' ? sftOverrides(parsed.data, paths) : rlooOverrides(parsed.data, paths),
+    overrides:
+      parsed.data.kind === 'sft' ? sftOverrides(parsed.data, paths) : rlooOverrides(parsed.data, paths, config.tool_parser),
     entry_point: verlEntryPoint(parsed.data),
     environment: { PYTHONPATH: runDirectory, RELEASEOPS_VERL_TASK: join(runDirectory, verlRunFiles.task) },
   }
@@ -180,12 +182,37 @@ function toolsCheck(runDirectory: string, config: VerlConfig): CheckResult {
   if (JSON.stringify(config.tools) !== JSON.stringify(names))
     problems.push(`the config names tools ${JSON.stringify(config.tools)}`)
   if (config.trajectory_format !== nativeToolTrajectoryFormat) problems.push(`the config's format is ${config.trajectory_format}`)
-  if (config.tool_parser !== verlToolParser) problems.push(`the rollout parser is ${config.tool_parser}, not ${verlToolParser}`)
+  const family = modelFamilyFacts[config.model_family]
+  const parser = family?.tool_parser
+  if (family === undefined) problems.push(`the config's model family ${String(config.model_family)} is not one we know`)
+  else if (config.tool_parser !== parser)
+    problems.push(
+      `the rollout parser is ${config.tool_parser}, but ${config.model_family} writes ${family.call_syntax} calls (${parser})`,
+    )
+  const formatOverride = config.overrides.find((entry) => entry.startsWith('actor_rollout_ref.rollout.multi_turn.format='))
+  if (formatOverride !== undefined && formatOverride.split('=')[1] !== parser)
+    problems.push(`the agent loop's format is ${formatOverride.split('=')[1]}, not ${String(parser)}`)
+  // The checkpoint on this machine decides: its template must be the family the run was written for.
+  const detected = detectModelFamily(config.settings.model_path)
+  if (detected !== null && detected !== config.model_family)
+    problems.push(`the checkpoint's chat template is ${detected}'s, the run was written for ${config.model_family}`)
+  if (detected === null && config.model_family_source === 'template')
+    problems.push(`the checkpoint at ${config.settings.model_path} no longer ships the ${config.model_family} template`)
   return {
     name: 'tools_and_format',
     passed: problems.length === 0,
-    detail: problems.length === 0 ? `${names.join(', ')}; ${nativeToolTrajectoryFormat}; ${verlToolParser}` : problems.join('; '),
-    facts: { tools: names, trajectory_format: nativeToolTrajectoryFormat, parser: verlToolParser },
+    detail:
+      problems.length === 0
+        ? `${names.join(', ')}; ${nativeToolTrajectoryFormat}; ${config.model_family} (${config.model_family_source}) → ${String(parser)}`
+        : problems.join('; '),
+    facts: {
+      tools: names,
+      trajectory_format: nativeToolTrajectoryFormat,
+      model_family: config.model_family,
+      model_family_source: config.model_family_source,
+      template_family: detected,
+      parser: config.tool_parser,
+    },
   }
 }
 
