@@ -12,6 +12,7 @@ import type { DatasetRow } from '../src/core/env/env-dataset.js'
 import { demoGradingDataset } from '../src/envs/grading/demo/demo-task.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { GradingEnv, type GradingObservation } from '../src/envs/grading/grading-env.js'
+import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
 import { loadGradingFromManifest, loadTaskFiles } from '../src/release/io/load-task-files.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
 import { readTrajectoryRows } from '../src/release/trajectories/read-trajectory-rows.js'
@@ -32,7 +33,7 @@ function readReleaseRows(path: string): { messages: unknown; tools: unknown }[] 
   readTrajectoryRows({
     bytes: readFileSync(path),
     metadataFields: ['field_name', 'table_name', 'field_description', 'table_description'],
-    tools: gradingToolSchemas(),
+    tools: verlVisibleTools(gradingToolSchemas()),
     onRow: (row) => rows.push({ messages: row.messages, tools: row.tools }),
     onError: (message) => {
       throw new Error(message)

@@ -33,7 +33,10 @@ export interface VerlReleases {
 }
 
 /** A real rollout gate report over the rl-cascade mixture's val split: a scripted model right on `rate` of them, over HTTP. */
-export async function gateReport(releases: VerlReleases, options: { rate: number; path: string }): Promise<string> {
+export async function gateReport(
+  releases: VerlReleases,
+  options: { rate: number; path: string; modelRoot?: string },
+): Promise<string> {
   const source = await releaseRolloutSource({ directory: releases.cascade, split: 'val', ...releases.files })
   const task = loadTaskFiles({
     ...releases.files,
@@ -42,7 +45,11 @@ export async function gateReport(releases: VerlReleases, options: { rate: number
   const keys = source.rows.map((row) => row.key).sort()
   const fixture: GateFixture = { root: releases.root, release: releases.cascade, files: releases.files, task, source, keys }
   const correct = options.rate === 0 ? 0 : Math.max(1, Math.round(options.rate * keys.length))
-  const server = await scriptedEndpoint({ fixture, correct: new Set(keys.slice(0, correct)) })
+  const server = await scriptedEndpoint({
+    fixture,
+    correct: new Set(keys.slice(0, correct)),
+    modelRoot: options.modelRoot ?? '/models/gated-checkpoint',
+  })
   try {
     const { report } = await runGate({ fixture, baseUrl: server.url })
     writeFileSync(options.path, JSON.stringify(report, null, 2))

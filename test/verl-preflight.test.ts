@@ -16,15 +16,7 @@ import { type LaunchManifest, runVerlPreflight } from '../src/train/verl/run-ver
 import type { VerlConfig } from '../src/train/verl/write-verl-config.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { repositoryRoot } from './support/run-cli.js'
-import {
-  configureRun,
-  type FakeMachine,
-  fakeMachine,
-  gateReport,
-  unpatchedSources,
-  type VerlReleases,
-  verlReleases,
-} from './verl-fixture.js'
+import { configureRun, type FakeMachine, fakeMachine, gateReport, type VerlReleases, verlReleases } from './verl-fixture.js'
 
 let releases: VerlReleases
 let passingGate: string
@@ -45,7 +37,7 @@ function preflight(
   extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {},
 ): Promise<LaunchManifest> {
   const kind = (JSON.parse(readFileSync(join(run, 'verl_config.json'), 'utf8')) as VerlConfig).kind
-  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: passingGate } : {}
+  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: servedBy(passingGate, machine) } : {}
   return runVerlPreflight({
     runDirectory: run,
     patchList: machine.patchList,
@@ -54,6 +46,20 @@ function preflight(
     ...gate,
     ...extra,
   })
+}
+
+/**
+ * A copy of a real gate report as if its endpoint had served this machine's checkpoint: vLLM names the
+ * served checkpoint in `/v1/models` `root`, and each fake machine has its own checkpoint directory.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a real report, edited field by field
+function servedBy(path: string, machine: FakeMachine, edit: (report: Record<string, any>) => void = () => {}): string {
+  const report = JSON.parse(readFileSync(path, 'utf8'))
+  report.model.served.root = machine.model
+  edit(report)
+  const copy = join(machine.root, `gate-${sha256Hex(JSON.stringify(report)).slice(0, 12)}.json`)
+  writeFileSync(copy, JSON.stringify(report))
+  return copy
 }
 
 const check = (manifest: LaunchManifest, name: string) => manifest.checks.find((entry) => entry.name === name)
@@ -258,20 +264,70 @@ describe('verl preflight', () => {
     })
     expect(gate.rate).toBeGreaterThanOrEqual(0.05)
     expectOnlyFailure(await preflight(run, machine, { gateReport: undefined }), 'rollout_gate', /no rollout gate report/)
-    expectOnlyFailure(await preflight(run, machine, { gateReport: failingGate }), 'rollout_gate', /the gate failed \(rate 0\)/)
+    expectOnlyFailure(
+      await preflight(run, machine, { gateReport: servedBy(failingGate, machine) }),
+      'rollout_gate',
+      /the gate failed \(rate 0\)/,
+    )
     const other = join(releases.root, 'gate-other.json')
     writeFileSync(
       other,
       JSON.stringify({ ...gate, release: { ...gate.release, export_report_sha256: sha256Hex('another release') } }),
     )
-    expectOnlyFailure(await preflight(run, machine, { gateReport: other }), 'rollout_gate', /another release/)
-    const thinking = join(releases.root, 'gate-thinking.json')
-    writeFileSync(thinking, JSON.stringify({ ...gate, thinking: { enable_thinking: true } }))
+    expectOnlyFailure(await preflight(run, machine, { gateReport: servedBy(other, machine) }), 'rollout_gate', /another release/)
+    const thinking = servedBy(passingGate, machine, (report) => {
+      report.thinking = { enable_thinking: true }
+    })
     expectOnlyFailure(
       await preflight(run, machine, { gateReport: thinking }),
       'rollout_gate',
       /enable_thinking=true, the run uses false/,
     )
+  })
+
+  it('refuses a gate report with other bounds, too few episodes, another release or another model, each with a code', async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    const reasons = async (gateReport: string, extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {}) => {
+      const manifest = await preflight(run, machine, { gateReport, ...extra })
+      expect(manifest.command).toBeNull()
+      return check(manifest, 'rollout_gate')?.facts?.reasons
+    }
+    const wide = servedBy(passingGate, machine, (report) => {
+      report.rule.lower = 0
+      report.rule.upper = 1
+    })
+    expect(await reasons(wide)).toEqual(['gate_bounds_not_formal'])
+    const exploration = servedBy(passingGate, machine, (report) => {
+      report.rule.formal = false
+    })
+    expect(await reasons(exploration)).toEqual(['gate_bounds_not_formal'])
+    const gate = JSON.parse(readFileSync(passingGate, 'utf8'))
+    const few = servedBy(passingGate, machine, (report) => {
+      report.denominator = 4
+      report.numerator = 1
+    })
+    expect(await reasons(few)).toEqual(['gate_denominator_below_minimum'])
+    // The whole split is the default minimum; a stricter one is configurable.
+    expect(await reasons(servedBy(passingGate, machine), { gateMinDenominator: gate.denominator + 1 })).toEqual([
+      'gate_denominator_below_minimum',
+    ])
+    const otherRelease = servedBy(passingGate, machine, (report) => {
+      report.release.export_report_sha256 = sha256Hex('another release')
+    })
+    expect(await reasons(otherRelease)).toEqual(['gate_release_mismatch'])
+    expect(await reasons(servedBy(passingGate, machine), { gateSplit: 'test' })).toEqual(['gate_split_mismatch'])
+    const otherModel = servedBy(passingGate, machine, (report) => {
+      report.model.served.root = '/models/base'
+    })
+    expect(await reasons(otherModel)).toEqual(['gate_model_mismatch'])
+    expect(await reasons(passingGate)).toEqual(['gate_model_mismatch'])
+    const anonymous = servedBy(passingGate, machine, (report) => {
+      report.model.served = null
+    })
+    expect(await reasons(anonymous)).toEqual(['gate_model_unidentified'])
+    const passed = await preflight(run, machine)
+    expect(check(passed, 'rollout_gate')?.detail).toMatch(/^passed: \d+\/\d+ nonzero \([\d.]+\) in \[0\.05, 0\.3\]/)
   })
 
   it('the CLI prints the launch command and exits 0, or lists the failures and exits 1', () => {
@@ -322,7 +378,7 @@ describe('verl preflight', () => {
       '--min-gpu-memory-gib',
       '80',
       '--gate-report',
-      passingGate,
+      servedBy(passingGate, machine),
     ]
     const passed = cli(args)
     expect(passed.status, passed.stderr).toBe(0)

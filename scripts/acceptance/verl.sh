@@ -27,8 +27,8 @@ cli=(node --import tsx "$root/src/cli/run.ts")
 
 if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata' 2>/dev/null; then
   # pydantic with its own pins (pydantic-core must match it); torchdata without its torch requirement.
-  "$python" -m pip install --quiet --target "$deps" pydantic pyyaml >/dev/null
-  "$python" -m pip install --quiet --target "$deps" --no-deps torchdata >/dev/null
+  "$python" -m pip install --quiet --retries 0 --target "$deps" pydantic pyyaml >/dev/null
+  "$python" -m pip install --quiet --retries 0 --target "$deps" --no-deps torchdata >/dev/null
 fi
 
 cd "$root"

@@ -92,6 +92,7 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         module = _StubModule(spec.name)
         module.__path__ = []
+        module.__version__ = "0.0.0"  # version gates compare it; no stubbed feature is used
         if spec.name == "omegaconf":
             module.DictConfig, module.ListConfig = DictConfig, ListConfig
             module.OmegaConf = types.SimpleNamespace(create=_wrap, to_container=lambda value, **_: _unwrap(value))

@@ -46,6 +46,8 @@ interface PreflightFlags {
   minVllm?: string
   sftRelease?: string
   gateReport?: string
+  gateSplit?: string
+  gateMinDenominator?: number
 }
 
 function parseGib(value: string): number {
@@ -139,6 +141,8 @@ export function registerVerlCommand(program: Command): void {
     .option('--min-vllm <version>', 'RLOO: oldest acceptable vLLM')
     .option('--sft-release <dir>', 'RLOO: the trajectory release the reference was fine-tuned on (thinking flag must match)')
     .option('--gate-report <file>', 'RLOO: the passed `releaseops gate rollout` report of the reference on this release')
+    .option('--gate-split <name>', 'the release split the gate must cover', 'val')
+    .option('--gate-min-denominator <n>', 'fewest scored gate episodes (default: the split, at most 200)', parsePositiveInteger)
     .action(async (flags: PreflightFlags) => {
       const manifest = await runVerlPreflight({
         runDirectory: flags.run,
@@ -148,6 +152,8 @@ export function registerVerlCommand(program: Command): void {
         ...(flags.python ? { python: flags.python } : {}),
         ...(flags.sftRelease ? { sftRelease: flags.sftRelease } : {}),
         ...(flags.gateReport ? { gateReport: flags.gateReport } : {}),
+        ...(flags.gateSplit ? { gateSplit: flags.gateSplit } : {}),
+        ...(flags.gateMinDenominator !== undefined ? { gateMinDenominator: flags.gateMinDenominator } : {}),
         host: {
           minGpuMemoryGib: flags.minGpuMemoryGib,
           ...(flags.gpuName ? { gpuName: flags.gpuName } : {}),

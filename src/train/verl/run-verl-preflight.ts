@@ -37,6 +37,9 @@ export interface VerlPreflightOptions {
   sftRelease?: string
   /** RLOO: the passed `gate rollout` report of the reference on this release (runbook §6: no gate, no RLOO). */
   gateReport?: string
+  /** The split the gate must cover (default val) and the fewest episodes it may decide on. */
+  gateSplit?: string
+  gateMinDenominator?: number
   now?: () => Date
 }
 
@@ -261,7 +264,13 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     checks.push({ name: 'token_budget', passed: false, detail: (error as Error).message })
   }
   checks.push(checkReferenceCheckpoint(config.settings.model_path))
-  if (config.kind === 'rloo' || options.gateReport !== undefined) checks.push(checkGateReport(options.gateReport, config))
+  if (config.kind === 'rloo' || options.gateReport !== undefined)
+    checks.push(
+      checkGateReport(options.gateReport, config, {
+        ...(options.gateSplit ? { split: options.gateSplit } : {}),
+        ...(options.gateMinDenominator !== undefined ? { minDenominator: options.gateMinDenominator } : {}),
+      }),
+    )
   const failed = checks.filter((check) => !check.passed).map((check) => check.name)
   const manifest: LaunchManifest = {
     format: launchManifestFormat,
