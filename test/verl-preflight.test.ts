@@ -37,7 +37,7 @@ function preflight(
   extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {},
 ): Promise<LaunchManifest> {
   const kind = (JSON.parse(readFileSync(join(run, 'verl_config.json'), 'utf8')) as VerlConfig).kind
-  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: servedBy(passingGate, machine) } : {}
+  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: servedBy(passingGate, { run }) } : {}
   return runVerlPreflight({
     runDirectory: run,
     patchList: machine.patchList,
@@ -53,11 +53,17 @@ function preflight(
  * served checkpoint in `/v1/models` `root`, and each fake machine has its own checkpoint directory.
  */
 // biome-ignore lint/suspicious/noExplicitAny: a real report, edited field by field
-function servedBy(path: string, machine: FakeMachine, edit: (report: Record<string, any>) => void = () => {}): string {
+function servedBy(
+  path: string,
+  target: { run?: string; model?: string },
+  edit: (report: Record<string, any>) => void = () => {},
+): string {
   const report = JSON.parse(readFileSync(path, 'utf8'))
-  report.model.served.root = machine.model
+  report.model.served.root =
+    target.model ??
+    (JSON.parse(readFileSync(join(target.run as string, 'verl_config.json'), 'utf8')) as VerlConfig).settings.model_path
   edit(report)
-  const copy = join(machine.root, `gate-${sha256Hex(JSON.stringify(report)).slice(0, 12)}.json`)
+  const copy = join(releases.root, `gate-${sha256Hex(JSON.stringify(report)).slice(0, 12)}.json`)
   writeFileSync(copy, JSON.stringify(report))
   return copy
 }
@@ -265,7 +271,7 @@ describe('verl preflight', () => {
     expect(gate.rate).toBeGreaterThanOrEqual(0.05)
     expectOnlyFailure(await preflight(run, machine, { gateReport: undefined }), 'rollout_gate', /no rollout gate report/)
     expectOnlyFailure(
-      await preflight(run, machine, { gateReport: servedBy(failingGate, machine) }),
+      await preflight(run, machine, { gateReport: servedBy(failingGate, { model: machine.model }) }),
       'rollout_gate',
       /the gate failed \(rate 0\)/,
     )
@@ -274,8 +280,12 @@ describe('verl preflight', () => {
       other,
       JSON.stringify({ ...gate, release: { ...gate.release, export_report_sha256: sha256Hex('another release') } }),
     )
-    expectOnlyFailure(await preflight(run, machine, { gateReport: servedBy(other, machine) }), 'rollout_gate', /another release/)
-    const thinking = servedBy(passingGate, machine, (report) => {
+    expectOnlyFailure(
+      await preflight(run, machine, { gateReport: servedBy(other, { model: machine.model }) }),
+      'rollout_gate',
+      /another release/,
+    )
+    const thinking = servedBy(passingGate, { model: machine.model }, (report) => {
       report.thinking = { enable_thinking: true }
     })
     expectOnlyFailure(
@@ -293,36 +303,36 @@ describe('verl preflight', () => {
       expect(manifest.command).toBeNull()
       return check(manifest, 'rollout_gate')?.facts?.reasons
     }
-    const wide = servedBy(passingGate, machine, (report) => {
+    const wide = servedBy(passingGate, { model: machine.model }, (report) => {
       report.rule.lower = 0
       report.rule.upper = 1
     })
     expect(await reasons(wide)).toEqual(['gate_bounds_not_formal'])
-    const exploration = servedBy(passingGate, machine, (report) => {
+    const exploration = servedBy(passingGate, { model: machine.model }, (report) => {
       report.rule.formal = false
     })
     expect(await reasons(exploration)).toEqual(['gate_bounds_not_formal'])
     const gate = JSON.parse(readFileSync(passingGate, 'utf8'))
-    const few = servedBy(passingGate, machine, (report) => {
+    const few = servedBy(passingGate, { model: machine.model }, (report) => {
       report.denominator = 4
       report.numerator = 1
     })
     expect(await reasons(few)).toEqual(['gate_denominator_below_minimum'])
     // The whole split is the default minimum; a stricter one is configurable.
-    expect(await reasons(servedBy(passingGate, machine), { gateMinDenominator: gate.denominator + 1 })).toEqual([
+    expect(await reasons(servedBy(passingGate, { model: machine.model }), { gateMinDenominator: gate.denominator + 1 })).toEqual([
       'gate_denominator_below_minimum',
     ])
-    const otherRelease = servedBy(passingGate, machine, (report) => {
+    const otherRelease = servedBy(passingGate, { model: machine.model }, (report) => {
       report.release.export_report_sha256 = sha256Hex('another release')
     })
     expect(await reasons(otherRelease)).toEqual(['gate_release_mismatch'])
-    expect(await reasons(servedBy(passingGate, machine), { gateSplit: 'test' })).toEqual(['gate_split_mismatch'])
-    const otherModel = servedBy(passingGate, machine, (report) => {
+    expect(await reasons(servedBy(passingGate, { model: machine.model }), { gateSplit: 'test' })).toEqual(['gate_split_mismatch'])
+    const otherModel = servedBy(passingGate, { model: machine.model }, (report) => {
       report.model.served.root = '/models/base'
     })
     expect(await reasons(otherModel)).toEqual(['gate_model_mismatch'])
     expect(await reasons(passingGate)).toEqual(['gate_model_mismatch'])
-    const anonymous = servedBy(passingGate, machine, (report) => {
+    const anonymous = servedBy(passingGate, { model: machine.model }, (report) => {
       report.model.served = null
     })
     expect(await reasons(anonymous)).toEqual(['gate_model_unidentified'])
@@ -378,7 +388,7 @@ describe('verl preflight', () => {
       '--min-gpu-memory-gib',
       '80',
       '--gate-report',
-      servedBy(passingGate, machine),
+      servedBy(passingGate, { model: machine.model }),
     ]
     const passed = cli(args)
     expect(passed.status, passed.stderr).toBe(0)
@@ -389,5 +399,5 @@ describe('verl preflight', () => {
     expect(failed.stdout).toBe('')
     expect(failed.stderr).toMatch(/FAIL verl_version: VeRL 0\.8\.2 is older than 0\.9\.0/)
     expect(existsSync(join(run, 'launch.sh'))).toBe(false)
-  })
+  }, 180_000)
 })
