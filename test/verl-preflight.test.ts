@@ -52,10 +52,10 @@ function preflight(
  * A copy of a real gate report as if its endpoint had served this machine's checkpoint: vLLM names the
  * served checkpoint in `/v1/models` `root`, and each fake machine has its own checkpoint directory.
  */
-// biome-ignore lint/suspicious/noExplicitAny: a real report, edited field by field
 function servedBy(
   path: string,
   target: { run?: string; model?: string },
+  // biome-ignore lint/suspicious/noExplicitAny: a real report, edited field by field
   edit: (report: Record<string, any>) => void = () => {},
 ): string {
   const report = JSON.parse(readFileSync(path, 'utf8'))
@@ -131,6 +131,15 @@ describe('verl preflight', () => {
     })
     expect(check(passed, 'token_budget')?.detail).toMatch(/max_length=9216/)
     expect(check(passed, 'tools_and_format')?.detail).toMatch(/qwen3\.5 \(template\) → qwen3_coder/)
+    // The launch plan: SFT → VeRL's model merger on the last checkpoint → gate of the merged model → RLOO.
+    expect(passed.plan?.map((step) => step.name)).toEqual(['sft', 'merge', 'gate', 'rloo'])
+    expect(passed.plan?.[0]?.command).toBe(passed.command)
+    expect(passed.plan?.[1]?.command).toContain(
+      `-m verl.model_merger merge --backend fsdp --local_dir ${join(run, 'checkpoints', 'global_step_3')} --target_dir ${join(run, 'merged')}`,
+    )
+    expect(passed.plan?.[3]?.command).toContain(`--gate-report ${join(run, 'gate.json')}`)
+    expect(readFileSync(join(run, 'launch.sh'), 'utf8')).toMatch(/# then merge: .*verl\.model_merger merge/)
+    expect(passed.command).toMatch(/data\.max_token_len_per_gpu=9216/)
 
     const list = JSON.parse(readFileSync(machine.patchList, 'utf8'))
     list.patches.push({
@@ -336,6 +345,17 @@ describe('verl preflight', () => {
       report.model.served = null
     })
     expect(await reasons(anonymous)).toEqual(['gate_model_unidentified'])
+    // RLOO from the merged SFT checkpoint: vLLM served the adapter (root) on the merged base (parent).
+    const adapter = join(machine.model, 'lora_adapter')
+    const lora = await config({ kind: 'rloo', machine, settings: { lora_adapter_path: adapter } })
+    expect(lora.config.overrides).toContain(`actor_rollout_ref.model.lora_adapter_path=${adapter}`)
+    const viaAdapter = servedBy(passingGate, { model: adapter }, (report) => {
+      report.model.served.parent = machine.model
+    })
+    expect((await preflight(lora.run, machine, { gateReport: viaAdapter })).failed).toEqual([])
+    const baseOnly = servedBy(passingGate, { model: machine.model })
+    const refused = await preflight(lora.run, machine, { gateReport: baseOnly })
+    expect(check(refused, 'rollout_gate')?.facts?.reasons).toEqual(['gate_model_mismatch'])
     const passed = await preflight(run, machine)
     expect(check(passed, 'rollout_gate')?.detail).toMatch(/^passed: \d+\/\d+ nonzero \([\d.]+\) in \[0\.05, 0\.3\]/)
   })

@@ -21,7 +21,7 @@ import { type VerlReleases, verlReleases } from './verl-fixture.js'
 let releases: VerlReleases
 
 beforeAll(async () => {
-  releases = await verlReleases(80)
+  releases = await verlReleases()
 }, 180_000)
 
 function sftRows(): { messages: ChatMessage[]; tools: ChatTool[] }[] {

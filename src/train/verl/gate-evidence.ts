@@ -73,14 +73,24 @@ export function gateRefusals(
       'gate_denominator_below_minimum',
       `the gate scored ${report.denominator} episodes; at least ${required} are needed (${rows} ${expectedSplit} rows × ${samples} samples, at most 200)`,
     )
-  const served = report.model.served as { root?: unknown } | null
+  // vLLM names a served checkpoint in `root`; a LoRA module's `root` is the adapter, its `parent` the base.
+  const served = report.model.served as { root?: unknown; parent?: unknown } | null
+  const same = (left: unknown, right: string | undefined) =>
+    typeof left === 'string' && right !== undefined && resolve(left) === resolve(right)
+  const adapter = config.settings.lora_adapter_path
   if (typeof served?.root !== 'string')
     refuse(
       'gate_model_unidentified',
       `the endpoint did not name the checkpoint it served (model ${report.model.name} has no root)`,
     )
-  else if (resolve(served.root) !== resolve(config.settings.model_path))
-    refuse('gate_model_mismatch', `the gate rolled out ${served.root}, the run launches ${config.settings.model_path}`)
+  else if (
+    !(adapter === undefined && same(served.root, config.settings.model_path)) &&
+    !(same(served.root, adapter) && same(served.parent, config.settings.model_path))
+  )
+    refuse(
+      'gate_model_mismatch',
+      `the gate rolled out ${served.root}${typeof served.parent === 'string' ? ` on ${served.parent}` : ''}, the run launches ${config.settings.model_path}${adapter ? ` with adapter ${adapter}` : ''}`,
+    )
   if (report.thinking.enable_thinking !== config.settings.enable_thinking)
     refuse(
       'gate_thinking_mismatch',

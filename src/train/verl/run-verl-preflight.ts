@@ -12,6 +12,7 @@ import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { sha256Hex } from '../../release/io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
+import { type LaunchStep, sftLaunchPlan } from './launch-plan.js'
 import { detectModelFamily, modelFamilyFacts } from './model-family.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
@@ -53,6 +54,8 @@ export interface LaunchManifest {
   checks: CheckResult[]
   failed: string[]
   command: string | null
+  /** SFT: the steps after this one (merge, gate, RLOO), their commands written out. */
+  plan?: LaunchStep[]
 }
 
 function readConfig(runDirectory: string): { config: VerlConfig; sha256: string } {
@@ -283,12 +286,19 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     failed,
     command: failed.length === 0 ? launchCommand(runDirectory, config) : null,
   }
+  if (config.kind === 'sft')
+    manifest.plan = sftLaunchPlan({ runDirectory, config, sftCommand: manifest.command ?? '(preflight failed: no command)' })
   writeFileSync(join(runDirectory, verlRunFiles.launchManifest), `${JSON.stringify(manifest, null, 2)}\n`)
   const script = join(runDirectory, verlRunFiles.launchScript)
   if (manifest.command)
     writeFileSync(
       script,
-      `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n`,
+      `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n${(
+        manifest.plan ?? []
+      )
+        .slice(1)
+        .map((step) => `# then ${step.name}: ${step.command}\n`)
+        .join('')}`,
       { mode: 0o755 },
     )
   else rmSync(script, { force: true })

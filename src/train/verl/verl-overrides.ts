@@ -95,6 +95,7 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, to
     `actor_rollout_ref.model.path=${settings.model_path}`,
     `actor_rollout_ref.model.lora_rank=${settings.lora_rank}`,
     `actor_rollout_ref.model.lora_alpha=${settings.lora_alpha}`,
+    ...(settings.lora_adapter_path ? [`actor_rollout_ref.model.lora_adapter_path=${settings.lora_adapter_path}`] : []),
     `${actor}.optim.lr=${settings.learning_rate}`,
     `${actor}.ppo_mini_batch_size=${settings.ppo_mini_batch_size}`,
     `${actor}.ppo_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,

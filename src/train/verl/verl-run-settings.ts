@@ -40,6 +40,8 @@ export const verlRunSettingsSchema = z
     kl_loss_coef: z.number().min(0).default(0.001),
     lora_rank: z.number().int().min(0).default(8),
     lora_alpha: positive.default(16),
+    /** RLOO from an SFT run: the `lora_adapter/` VeRL's model merger wrote beside the base weights. */
+    lora_adapter_path: z.string().min(1).optional(),
     gpu_memory_utilization: z.number().gt(0).lt(1).default(0.5),
     total_training_steps: positive.default(3),
     total_epochs: positive.default(1),
