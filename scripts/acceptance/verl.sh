@@ -13,8 +13,10 @@
 #
 # Python: RELEASEOPS_TRAIN_PYTHON (default .venv-rl/bin/python: torch, transformers, pandas, pyarrow, TRL).
 # VeRL's own extra imports that do install from the local indexes (pydantic, pyyaml, torchdata, ...) go into
-# VERL_DEPS (default /tmp/releaseops-verl-deps, pip --target); those that cannot are stubbed by the loader
-# (its docstring lists them: ray, tensordict, hydra, omegaconf, ...).
+# VERL_DEPS (default /tmp/releaseops-verl-deps, pip --target: pydantic, pyyaml, pillow, uvicorn, fastapi,
+# opentelemetry-api, torchdata); those that cannot are stubbed by the loader, only where they do not import:
+# ray, tensordict, hydra, codetiming, wandb, flash_attn, vllm, sglang, megatron, liger_kernel, peft, and
+# omegaconf always (its antlr4 4.9 runtime is in no local index). None of them is on the SFT data path.
 set -euo pipefail
 verl_root=$(cd "${1:?usage: verl.sh VERL_CHECKOUT [ROWS]}" && pwd)
 rows=${2:-160}
@@ -25,9 +27,10 @@ work=$(mktemp -d /tmp/releaseops-verl-acceptance.XXXXXX)
 cli=(node --import tsx "$root/src/cli/run.ts")
 [ -f "$verl_root/verl/trainer/sft_trainer.py" ] || { echo "VERDICT verl sft: FAIL ($verl_root is not a VeRL checkout)"; exit 2; }
 
-if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata' 2>/dev/null; then
-  # pydantic with its own pins (pydantic-core must match it); torchdata without its torch requirement.
-  "$python" -m pip install --quiet --retries 0 --target "$deps" pydantic pyyaml >/dev/null
+if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata, PIL, uvicorn, fastapi, opentelemetry' 2>/dev/null; then
+  # VeRL's import-time needs that install from the local indexes, with their own pins (pydantic-core must
+  # match pydantic); torchdata without its torch requirement (the RL Python has torch).
+  "$python" -m pip install --quiet --retries 0 --target "$deps" pydantic pyyaml pillow uvicorn fastapi opentelemetry-api >/dev/null
   "$python" -m pip install --quiet --retries 0 --target "$deps" --no-deps torchdata >/dev/null
 fi
 
