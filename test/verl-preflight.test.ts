@@ -304,7 +304,7 @@ describe('verl preflight', () => {
     )
   })
 
-  it('refuses a gate report with other bounds, too few episodes, another release or another model, each with a code', async () => {
+  it('refuses a gate report with other bounds, too few episodes, another release, model or format, each with a code', async () => {
     const machine = fakeMachine()
     const { run } = await config({ kind: 'rloo', machine })
     const reasons = async (gateReport: string, extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {}) => {
@@ -345,6 +345,10 @@ describe('verl preflight', () => {
       report.model.served = null
     })
     expect(await reasons(anonymous)).toEqual(['gate_model_unidentified'])
+    const otherFormat = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.chat.mode = 'qwen3'
+    })
+    expect(await reasons(otherFormat)).toEqual(['gate_format_mismatch'])
     // RLOO from the merged SFT checkpoint: vLLM served the adapter (root) on the merged base (parent).
     const adapter = join(machine.model, 'lora_adapter')
     const lora = await config({ kind: 'rloo', machine, settings: { lora_adapter_path: adapter } })

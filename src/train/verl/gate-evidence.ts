@@ -12,6 +12,7 @@ import { parquetMetadata } from 'hyparquet'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { gateReportSchema } from '../../eval/gate/gate-report.js'
 import { formalGateBounds, requiredGateDenominator } from '../../eval/gate/rollout-gate-rule.js'
+import { modelFamilyFacts } from './model-family.js'
 import type { CheckResult } from './verl-patches.js'
 import type { VerlConfig } from './write-verl-config.js'
 
@@ -98,6 +99,10 @@ export function gateRefusals(
     )
   if (report.chat.trajectory_format !== nativeToolTrajectoryFormat)
     refuse('gate_format_mismatch', `the gate's format is ${report.chat.trajectory_format}`)
+  // A gate rendered and parsed in another family's format measured another prompt (native: the endpoint's).
+  const family = modelFamilyFacts[config.model_family]
+  if (report.chat.mode !== 'native' && family !== undefined && report.chat.mode !== family.chat_format)
+    refuse('gate_format_mismatch', `the gate spoke ${report.chat.mode}, the run's model is ${config.model_family}`)
   if (report.env.id !== 'grading-v1') refuse('gate_env_mismatch', `the gate ran on ${report.env.id}, not grading-v1`)
   return refusals
 }
