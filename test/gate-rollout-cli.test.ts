@@ -183,6 +183,10 @@ describe('releaseops gate rollout', () => {
       model,
       '--report',
       report,
+      // An exploration run over 12 episodes: custom bounds and a denominator of its own.
+      '--exploration',
+      '--min-denominator',
+      '12',
       '--lower',
       '0',
       '--upper',
@@ -208,6 +212,7 @@ describe('releaseops gate rollout', () => {
       denominator: 12,
       env: { id: 'releaseops-v2', tool_schemas: 'full' },
       release: { kind: 'env-dataset', dataset: 'eval' },
+      rule: { formal: false, min_denominator: 12 },
     })
     expect(parsed.parse_failures.episodes).toBe(0)
   })

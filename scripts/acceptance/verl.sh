@@ -14,7 +14,8 @@
 # Python: RELEASEOPS_TRAIN_PYTHON (default .venv-rl/bin/python: torch, transformers, pandas, pyarrow, TRL).
 # VeRL's own extra imports that do install from the local indexes (pydantic, pyyaml, torchdata, ...) go into
 # VERL_DEPS (default /tmp/releaseops-verl-deps, pip --target: pydantic, pyyaml, pillow, uvicorn, fastapi,
-# opentelemetry-api, torchdata); those that cannot are stubbed by the loader, only where they do not import:
+# opentelemetry-api, orjson, cloudpickle, torchdata); those that cannot are stubbed by the loader, and only
+# where they do not import:
 # ray, tensordict, hydra, codetiming, wandb, flash_attn, vllm, sglang, megatron, liger_kernel, peft, and
 # omegaconf always (its antlr4 4.9 runtime is in no local index). None of them is on the SFT data path.
 set -euo pipefail
@@ -27,11 +28,12 @@ work=$(mktemp -d /tmp/releaseops-verl-acceptance.XXXXXX)
 cli=(node --import tsx "$root/src/cli/run.ts")
 [ -f "$verl_root/verl/trainer/sft_trainer.py" ] || { echo "VERDICT verl sft: FAIL ($verl_root is not a VeRL checkout)"; exit 2; }
 
-if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata, PIL, uvicorn, fastapi, opentelemetry' 2>/dev/null; then
+if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata, PIL, uvicorn, fastapi, opentelemetry, orjson, cloudpickle' 2>/dev/null; then
   # VeRL's import-time needs that install from the local indexes, with their own pins (pydantic-core must
   # match pydantic); torchdata without its torch requirement (the RL Python has torch).
-  "$python" -m pip install --quiet --retries 0 --target "$deps" pydantic pyyaml pillow uvicorn fastapi opentelemetry-api >/dev/null
-  "$python" -m pip install --quiet --retries 0 --target "$deps" --no-deps torchdata >/dev/null
+  "$python" -m pip install --quiet --retries 0 --target "$deps" pydantic pyyaml pillow uvicorn fastapi opentelemetry-api orjson cloudpickle >/dev/null 2>&1 &&
+    "$python" -m pip install --quiet --retries 0 --target "$deps" --no-deps torchdata >/dev/null 2>&1 ||
+    { echo "VERDICT verl sft acceptance: FAIL (pip could not install VeRL's import-time deps into $deps)"; exit 2; }
 fi
 
 cd "$root"
