@@ -71,6 +71,7 @@ export async function scriptedEndpoint(options: {
   malformed?: ReadonlySet<string>
   format?: 'qwen3.5' | 'qwen3'
   faults?: FaultPlan
+  modelRoot?: string
 }): Promise<MockOpenAiServer> {
   const { fixture } = options
   const rows: DatasetRow[] = fixture.source.rows.map((row, index) => ({
@@ -108,6 +109,7 @@ export async function scriptedEndpoint(options: {
     model,
     format: options.format ?? 'qwen3.5',
     modelName: 'scripted-grader',
+    ...(options.modelRoot ? { modelRoot: options.modelRoot } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   })
 }

@@ -109,6 +109,25 @@ describe('releaseops gate rollout', () => {
     expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', numerator: 14 })
   })
 
+  it('cannot be talked around: custom bounds need --exploration (flagged), and --limit under the split fails', async () => {
+    const server = await scriptedEndpoint({ fixture, correct: new Set(fixture.keys.slice(0, 4)) })
+    servers.push(server)
+    const wide = await cli([...releaseArgs(server.url, join(fixture.root, 'gate-wide.json')), '--lower', '0', '--upper', '1'])
+    expect(wide.code).toBe(2)
+    expect(wide.stderr).toMatch(/error\[gate_bounds_not_formal\]/)
+    const exploring = join(fixture.root, 'gate-exploration.json')
+    const explored = await cli([...releaseArgs(server.url, exploring), '--exploration', '--lower', '0', '--upper', '1'])
+    expect(explored.code).toBe(0)
+    expect(JSON.parse(readFileSync(exploring, 'utf8')).rule).toMatchObject({ lower: 0, upper: 1, formal: false })
+    // Four episodes with one right answer would be a 25% rate: below the whole split, it is no evidence.
+    const limited = join(fixture.root, 'gate-limited.json')
+    const few = await cli([...releaseArgs(server.url, limited), '--limit', '4'])
+    expect(few.code).toBe(1)
+    const report = JSON.parse(readFileSync(limited, 'utf8'))
+    expect(report).toMatchObject({ status: 'failed', denominator: 4, limits: { rows: 4, split_rows: fixture.keys.length } })
+    expect(report.rule).toMatchObject({ formal: true, min_denominator: fixture.keys.length, lower: 0.05, upper: 0.3 })
+  })
+
   it('exits 3 when the endpoint cannot be reached, and says so', async () => {
     const report = join(fixture.root, 'gate-down.json')
     const run = await cli([...releaseArgs('http://127.0.0.1:9/v1', report), '--timeout', '2'])
@@ -164,6 +183,10 @@ describe('releaseops gate rollout', () => {
       model,
       '--report',
       report,
+      // An exploration run over 12 episodes: custom bounds and a denominator of its own.
+      '--exploration',
+      '--min-denominator',
+      '12',
       '--lower',
       '0',
       '--upper',
@@ -189,6 +212,7 @@ describe('releaseops gate rollout', () => {
       denominator: 12,
       env: { id: 'releaseops-v2', tool_schemas: 'full' },
       release: { kind: 'env-dataset', dataset: 'eval' },
+      rule: { formal: false, min_denominator: 12 },
     })
     expect(parsed.parse_failures.episodes).toBe(0)
   })

@@ -9,6 +9,7 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
+import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
 import { demoLayout } from '../src/release/demo/write-demo-data.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
 import { runMixtureBuild } from '../src/release/mixtures/run-mixture-build.js'
@@ -77,7 +78,7 @@ describe('mixture build --family trajectory', () => {
     })
     expect(treeHashes(again)).toEqual(treeHashes(first))
 
-    const columns = trajectoryMixtureColumns(gradingToolSchemas(), report.task.metadata_fields)
+    const columns = trajectoryMixtureColumns(verlVisibleTools(gradingToolSchemas()), report.task.metadata_fields)
     const { rows } = readTrajectoryMixtureRows(join(first, 'train.parquet'), columns)
     const source = JSON.parse(readFileSync(join(plain[demoDatasetName] as string, 'export_report.json'), 'utf8'))
     expect(rows.length).toBe(2 * source.splits.train.rows)
@@ -161,7 +162,7 @@ describe('mixture build --family trajectory', () => {
     expect(budget.splits.train?.rows).toBe(
       readTrajectoryMixtureRows(
         join(mixture, 'train.parquet'),
-        trajectoryMixtureColumns(gradingToolSchemas(), task.metadata_fields),
+        trajectoryMixtureColumns(verlVisibleTools(gradingToolSchemas()), task.metadata_fields),
       ).rows.length,
     )
   })

@@ -4,7 +4,6 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { envTools } from '../src/agent/episode-prompt.js'
 import type { ChatTool } from '../src/chat/chat-message.js'
 import { gradingV1Spec } from '../src/envs/grading/grading-env.js'
 import type { GradingTask } from '../src/envs/grading/grading-task.js'
@@ -16,6 +15,7 @@ import { resolveGrading } from '../src/release/sft/task-options.js'
 import { NestedParquetWriter } from '../src/release/trajectories/parquet/nested-parquet-writer.js'
 import { trajectoryColumns } from '../src/release/trajectories/parquet/trajectory-columns.js'
 import { readTrajectoryRows } from '../src/release/trajectories/read-trajectory-rows.js'
+import { trajectoryTools as envTools } from '../src/release/trajectories/trajectory-tools.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 
 export interface TrajectoryFixture {

@@ -7,10 +7,12 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { qwen3Template } from '../src/chat/templates/qwen3-template.js'
 import type { DatasetRow } from '../src/core/env/env-dataset.js'
 import { demoGradingDataset } from '../src/envs/grading/demo/demo-task.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { GradingEnv, type GradingObservation } from '../src/envs/grading/grading-env.js'
+import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
 import { loadGradingFromManifest, loadTaskFiles } from '../src/release/io/load-task-files.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
 import { readTrajectoryRows } from '../src/release/trajectories/read-trajectory-rows.js'
@@ -31,7 +33,7 @@ function readReleaseRows(path: string): { messages: unknown; tools: unknown }[] 
   readTrajectoryRows({
     bytes: readFileSync(path),
     metadataFields: ['field_name', 'table_name', 'field_description', 'table_description'],
-    tools: gradingToolSchemas(),
+    tools: verlVisibleTools(gradingToolSchemas()),
     onRow: (row) => rows.push({ messages: row.messages, tools: row.tools }),
     onError: (message) => {
       throw new Error(message)
@@ -121,6 +123,24 @@ describe('verl config', () => {
     expect(tampered.stderr).toMatch(/corpus .* has sha256 [0-9a-f]{64}, the task bundle records/)
   })
 
+  it('chooses the tool parser from the checkpoint template: hermes for Qwen3, qwen3_coder for Qwen3.5', async () => {
+    const machine = fakeMachine()
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), JSON.stringify({ chat_template: qwen3Template }))
+    const { config: written } = await config({ kind: 'rloo', machine })
+    expect(written).toMatchObject({ model_family: 'qwen3', model_family_source: 'template', tool_parser: 'hermes' })
+    expect(written.overrides).toContain('actor_rollout_ref.rollout.multi_turn.format=hermes')
+    const named = await thrown(() => config({ kind: 'rloo', machine, settings: { model_family: 'qwen3.5' } }))
+    expect(named.code).toBe('model_family_mismatch')
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), '{}')
+    expect((await thrown(() => config({ kind: 'rloo', machine }))).code).toBe('model_family_unknown')
+    const { config: set } = await config({ kind: 'rloo', machine, settings: { model_family: 'qwen3.5-nothink' } })
+    expect(set).toMatchObject({ model_family: 'qwen3.5-nothink', model_family_source: 'setting', tool_parser: 'qwen3_coder' })
+    const budget = await thrown(() =>
+      config({ kind: 'sft', machine, settings: { max_length: 9216, max_token_len_per_gpu: 8192 } }),
+    )
+    expect(budget.code).toBe('invalid_verl_settings')
+  })
+
   it('writes an SFT run with the flat VeRL ≥ 0.9 data keys, and refuses a release that does not fit', async () => {
     const machine = fakeMachine()
     const { run, config: written } = await config({ kind: 'sft', machine })
@@ -135,19 +155,22 @@ describe('verl config', () => {
     )
     expect(written.entry_point.slice(-2)).toEqual(['-m', 'verl.trainer.sft_trainer'])
     expect(written.overrides).toContain(`data.custom_cls.path=${join(run, 'releaseops_verl', 'verl_sft_dataset.py')}`)
+    expect(written.overrides).toContain('data.custom_cls.name=TrajectorySFTDataset')
+    // Dynamic batches never hold less than one whole conversation (VeRL asserts a row fits).
+    expect(written.overrides).toEqual(
+      expect.arrayContaining(['data.use_dynamic_bsz=True', 'data.max_length=9216', 'data.max_token_len_per_gpu=9216']),
+    )
+    expect(written).toMatchObject({ model_family: 'qwen3.5', model_family_source: 'template', tool_parser: 'qwen3_coder' })
     // VeRL reads the Parquet with pandas: padded null keys must go, every row must come back as exported.
     const expected = readReleaseRows(join(releases.trajectory, 'train.parquet'))
     const script = [
       'import json, sys',
       'import pandas as pd',
-      'from releaseops_verl.verl_sft_dataset import clean_loaded',
-      'class Loaded: pass',
+      'from releaseops_verl.verl_sft_dataset import drop_none_keys',
       'out = []',
       'for backend in ("numpy_nullable", "pyarrow"):',
-      '    loaded = Loaded()',
-      '    loaded.dataframe = pd.read_parquet(sys.argv[1], dtype_backend=backend)',
-      '    clean_loaded(loaded, ("messages", "tools"))',
-      '    out.append([{"messages": m, "tools": t} for m, t in zip(loaded.dataframe["messages"], loaded.dataframe["tools"])])',
+      '    frame = pd.read_parquet(sys.argv[1], dtype_backend=backend)',
+      '    out.append([{"messages": drop_none_keys(m), "tools": drop_none_keys(t)} for m, t in zip(frame["messages"], frame["tools"])])',
       'print(json.dumps(out, ensure_ascii=False))',
     ].join('\n')
     const result = spawnSync(testPython(), ['-c', script, join(releases.trajectory, 'train.parquet')], {

@@ -6,6 +6,7 @@
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { qwen35ThinkTemplate } from '../src/chat/templates/qwen3-5-think-template.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { demoLayout } from '../src/release/demo/write-demo-data.js'
 import { loadGradingFromManifest, loadTaskFiles } from '../src/release/io/load-task-files.js'
@@ -32,7 +33,10 @@ export interface VerlReleases {
 }
 
 /** A real rollout gate report over the rl-cascade mixture's val split: a scripted model right on `rate` of them, over HTTP. */
-export async function gateReport(releases: VerlReleases, options: { rate: number; path: string }): Promise<string> {
+export async function gateReport(
+  releases: VerlReleases,
+  options: { rate: number; path: string; modelRoot?: string },
+): Promise<string> {
   const source = await releaseRolloutSource({ directory: releases.cascade, split: 'val', ...releases.files })
   const task = loadTaskFiles({
     ...releases.files,
@@ -41,7 +45,11 @@ export async function gateReport(releases: VerlReleases, options: { rate: number
   const keys = source.rows.map((row) => row.key).sort()
   const fixture: GateFixture = { root: releases.root, release: releases.cascade, files: releases.files, task, source, keys }
   const correct = options.rate === 0 ? 0 : Math.max(1, Math.round(options.rate * keys.length))
-  const server = await scriptedEndpoint({ fixture, correct: new Set(keys.slice(0, correct)) })
+  const server = await scriptedEndpoint({
+    fixture,
+    correct: new Set(keys.slice(0, correct)),
+    modelRoot: options.modelRoot ?? '/models/gated-checkpoint',
+  })
   try {
     const { report } = await runGate({ fixture, baseUrl: server.url })
     writeFileSync(options.path, JSON.stringify(report, null, 2))
@@ -154,7 +162,7 @@ export function fakeMachine(options: { verl?: string; patched?: boolean } = {}):
   const model = join(root, 'model')
   write(join(model, 'config.json'), '{"architectures": ["Qwen3_5ForCausalLM"]}\n')
   write(join(model, 'model.safetensors.index.json'), '{"weight_map": {"lm_head.weight": "model-00001-of-00001.safetensors"}}\n')
-  write(join(model, 'tokenizer_config.json'), '{}\n')
+  write(join(model, 'tokenizer_config.json'), `${JSON.stringify({ chat_template: qwen35ThinkTemplate })}\n`)
   const patchList = join(root, 'patches.json')
   const hash = (text: string) => sha256Hex(text)
   write(

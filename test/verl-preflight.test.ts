@@ -10,20 +10,14 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { qwen3Template } from '../src/chat/templates/qwen3-template.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
+import { checkGateReport } from '../src/train/verl/gate-evidence.js'
 import { type LaunchManifest, runVerlPreflight } from '../src/train/verl/run-verl-preflight.js'
 import type { VerlConfig } from '../src/train/verl/write-verl-config.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { repositoryRoot } from './support/run-cli.js'
-import {
-  configureRun,
-  type FakeMachine,
-  fakeMachine,
-  gateReport,
-  unpatchedSources,
-  type VerlReleases,
-  verlReleases,
-} from './verl-fixture.js'
+import { configureRun, type FakeMachine, fakeMachine, gateReport, type VerlReleases, verlReleases } from './verl-fixture.js'
 
 let releases: VerlReleases
 let passingGate: string
@@ -44,7 +38,7 @@ function preflight(
   extra: Partial<Parameters<typeof runVerlPreflight>[0]> = {},
 ): Promise<LaunchManifest> {
   const kind = (JSON.parse(readFileSync(join(run, 'verl_config.json'), 'utf8')) as VerlConfig).kind
-  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: passingGate } : {}
+  const gate = kind === 'rloo' && !('gateReport' in extra) ? { gateReport: servedBy(passingGate, { run }) } : {}
   return runVerlPreflight({
     runDirectory: run,
     patchList: machine.patchList,
@@ -53,6 +47,26 @@ function preflight(
     ...gate,
     ...extra,
   })
+}
+
+/**
+ * A copy of a real gate report as if its endpoint had served this machine's checkpoint: vLLM names the
+ * served checkpoint in `/v1/models` `root`, and each fake machine has its own checkpoint directory.
+ */
+function servedBy(
+  path: string,
+  target: { run?: string; model?: string },
+  // biome-ignore lint/suspicious/noExplicitAny: a real report, edited field by field
+  edit: (report: Record<string, any>) => void = () => {},
+): string {
+  const report = JSON.parse(readFileSync(path, 'utf8'))
+  report.model.served.root =
+    target.model ??
+    (JSON.parse(readFileSync(join(target.run as string, 'verl_config.json'), 'utf8')) as VerlConfig).settings.model_path
+  edit(report)
+  const copy = join(releases.root, `gate-${sha256Hex(JSON.stringify(report)).slice(0, 12)}.json`)
+  writeFileSync(copy, JSON.stringify(report))
+  return copy
 }
 
 const check = (manifest: LaunchManifest, name: string) => manifest.checks.find((entry) => entry.name === name)
@@ -107,39 +121,52 @@ describe('verl preflight', () => {
     })
   })
 
-  it('SFT passes with the patched tree and fails on an unpatched, edited or undeclared patch', async () => {
-    const machine = fakeMachine()
+  it('SFT runs on stock VeRL: the original patches are not needed, another declared SFT patch is still checked', async () => {
+    const machine = fakeMachine({ patched: false })
     const { run } = await config({ kind: 'sft', machine })
     const passed = await preflight(run, machine)
     expect(passed.failed).toEqual([])
     expect(check(passed, 'verl_patches')?.facts).toEqual({
-      files: {
-        'chat-template-system-first:utils/tokenizer/chat_template.py': 'patched',
-        'multiturn-sft-prefix-diff:utils/dataset/multiturn_sft_dataset.py': 'patched',
-      },
+      files: {},
+      not_needed: ['chat-template-system-first', 'multiturn-sft-prefix-diff'],
     })
     expect(check(passed, 'token_budget')?.detail).toMatch(/max_length=9216/)
+    expect(check(passed, 'tools_and_format')?.detail).toMatch(/qwen3\.5 \(template\) → qwen3_coder/)
+    // The launch plan: SFT → VeRL's model merger on the last checkpoint → gate of the merged model → RLOO.
+    expect(passed.plan?.map((step) => step.name)).toEqual(['sft', 'merge', 'gate', 'rloo'])
+    expect(passed.plan?.[0]?.command).toBe(passed.command)
+    expect(passed.plan?.[1]?.command).toContain(
+      `-m verl.model_merger merge --backend fsdp --local_dir ${join(run, 'checkpoints', 'global_step_3')} --target_dir ${join(run, 'merged')}`,
+    )
+    expect(passed.plan?.[3]?.command).toContain(`--gate-report ${join(run, 'gate.json')}`)
+    expect(readFileSync(join(run, 'launch.sh'), 'utf8')).toMatch(/# then merge: .*verl\.model_merger merge/)
+    expect(passed.command).toMatch(/data\.max_token_len_per_gpu=9216/)
 
-    machine.install('utils/dataset/multiturn_sft_dataset.py', unpatchedSources['utils/dataset/multiturn_sft_dataset.py'])
+    const list = JSON.parse(readFileSync(machine.patchList, 'utf8'))
+    list.patches.push({
+      id: 'local-sft-fix',
+      required_for: ['sft'],
+      files: [{ path: 'utils/dataset/multiturn_sft_dataset.py', sha256: 'a'.repeat(64), unpatched_sha256: 'b'.repeat(64) }],
+    })
+    writeFileSync(machine.patchList, JSON.stringify(list))
     expectOnlyFailure(
       await preflight(run, machine),
       'verl_patches',
-      /multiturn-sft-prefix-diff: utils\/dataset\/multiturn_sft_dataset\.py is unpatched/,
+      /local-sft-fix: utils\/dataset\/multiturn_sft_dataset\.py is unknown content/,
     )
-    machine.install('utils/dataset/multiturn_sft_dataset.py', '# edited by hand\n')
-    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is unknown content/)
-    rmSync(join(machine.verlRoot, 'utils/dataset/multiturn_sft_dataset.py'))
-    expectOnlyFailure(await preflight(run, machine), 'verl_patches', /is missing/)
+  })
 
-    const fresh = fakeMachine()
-    const list = JSON.parse(readFileSync(fresh.patchList, 'utf8'))
-    list.patches = list.patches.slice(0, 1)
-    writeFileSync(fresh.patchList, JSON.stringify(list))
+  it("refuses a run whose checkpoint template, parser or format no longer agree with the run's family", async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), JSON.stringify({ chat_template: qwen3Template }))
     expectOnlyFailure(
-      await preflight(run, fresh, { python: fresh.python }),
-      'verl_patches',
-      /multiturn-sft-prefix-diff: not declared/,
+      await preflight(run, machine),
+      'tools_and_format',
+      /the checkpoint's chat template is qwen3's, the run was written for qwen3\.5/,
     )
+    writeFileSync(join(machine.model, 'tokenizer_config.json'), '{}')
+    expectOnlyFailure(await preflight(run, machine), 'tools_and_format', /no longer ships the qwen3\.5 template/)
   })
 
   it('an unpatched tree does not block RLOO (no patch is required there); an old or mismatched VeRL does', async () => {
@@ -253,20 +280,97 @@ describe('verl preflight', () => {
     })
     expect(gate.rate).toBeGreaterThanOrEqual(0.05)
     expectOnlyFailure(await preflight(run, machine, { gateReport: undefined }), 'rollout_gate', /no rollout gate report/)
-    expectOnlyFailure(await preflight(run, machine, { gateReport: failingGate }), 'rollout_gate', /the gate failed \(rate 0\)/)
+    expectOnlyFailure(
+      await preflight(run, machine, { gateReport: servedBy(failingGate, { model: machine.model }) }),
+      'rollout_gate',
+      /the gate failed \(rate 0\)/,
+    )
     const other = join(releases.root, 'gate-other.json')
     writeFileSync(
       other,
       JSON.stringify({ ...gate, release: { ...gate.release, export_report_sha256: sha256Hex('another release') } }),
     )
-    expectOnlyFailure(await preflight(run, machine, { gateReport: other }), 'rollout_gate', /another release/)
-    const thinking = join(releases.root, 'gate-thinking.json')
-    writeFileSync(thinking, JSON.stringify({ ...gate, thinking: { enable_thinking: true } }))
+    expectOnlyFailure(
+      await preflight(run, machine, { gateReport: servedBy(other, { model: machine.model }) }),
+      'rollout_gate',
+      /another release/,
+    )
+    const thinking = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.thinking = { enable_thinking: true }
+    })
     expectOnlyFailure(
       await preflight(run, machine, { gateReport: thinking }),
       'rollout_gate',
       /enable_thinking=true, the run uses false/,
     )
+  })
+
+  it('refuses a gate report with other bounds, too few episodes, another release, model or format, each with a code', {
+    timeout: 180_000,
+  }, async () => {
+    const machine = fakeMachine()
+    const { run } = await config({ kind: 'rloo', machine })
+    // The gate check itself (the full preflight of each case would take minutes on two cores).
+    const written = JSON.parse(readFileSync(join(run, 'verl_config.json'), 'utf8')) as VerlConfig
+    const reasons = async (gateReport: string, extra: { gateSplit?: string; gateMinDenominator?: number } = {}) => {
+      const result = checkGateReport(gateReport, written, {
+        ...(extra.gateSplit ? { split: extra.gateSplit } : {}),
+        ...(extra.gateMinDenominator !== undefined ? { minDenominator: extra.gateMinDenominator } : {}),
+      })
+      expect(result.passed).toBe(false)
+      expect(result.detail).toContain(`[${String(((result.facts?.reasons ?? []) as string[])[0])}]`)
+      return result.facts?.reasons
+    }
+    const wide = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.rule.lower = 0
+      report.rule.upper = 1
+    })
+    expect(await reasons(wide)).toEqual(['gate_bounds_not_formal'])
+    const exploration = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.rule.formal = false
+    })
+    expect(await reasons(exploration)).toEqual(['gate_bounds_not_formal'])
+    const gate = JSON.parse(readFileSync(passingGate, 'utf8'))
+    const few = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.denominator = 4
+      report.numerator = 1
+    })
+    expect(await reasons(few)).toEqual(['gate_denominator_below_minimum'])
+    // The whole split is the default minimum; a stricter one is configurable.
+    expect(await reasons(servedBy(passingGate, { model: machine.model }), { gateMinDenominator: gate.denominator + 1 })).toEqual([
+      'gate_denominator_below_minimum',
+    ])
+    const otherRelease = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.release.export_report_sha256 = sha256Hex('another release')
+    })
+    expect(await reasons(otherRelease)).toEqual(['gate_release_mismatch'])
+    expect(await reasons(servedBy(passingGate, { model: machine.model }), { gateSplit: 'test' })).toEqual(['gate_split_mismatch'])
+    const otherModel = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.model.served.root = '/models/base'
+    })
+    expect(await reasons(otherModel)).toEqual(['gate_model_mismatch'])
+    expect(await reasons(passingGate)).toEqual(['gate_model_mismatch'])
+    const anonymous = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.model.served = null
+    })
+    expect(await reasons(anonymous)).toEqual(['gate_model_unidentified'])
+    const otherFormat = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.chat.mode = 'qwen3'
+    })
+    expect(await reasons(otherFormat)).toEqual(['gate_format_mismatch'])
+    // RLOO from the merged SFT checkpoint: vLLM served the adapter (root) on the merged base (parent).
+    const adapter = join(machine.model, 'lora_adapter')
+    const lora = await config({ kind: 'rloo', machine, settings: { lora_adapter_path: adapter } })
+    expect(lora.config.overrides).toContain(`actor_rollout_ref.model.lora_adapter_path=${adapter}`)
+    const viaAdapter = servedBy(passingGate, { model: adapter }, (report) => {
+      report.model.served.parent = machine.model
+    })
+    expect((await preflight(lora.run, machine, { gateReport: viaAdapter })).failed).toEqual([])
+    const baseOnly = servedBy(passingGate, { model: machine.model })
+    const refused = await preflight(lora.run, machine, { gateReport: baseOnly })
+    expect(check(refused, 'rollout_gate')?.facts?.reasons).toEqual(['gate_model_mismatch'])
+    const passed = await preflight(run, machine)
+    expect(check(passed, 'rollout_gate')?.detail).toMatch(/^passed: \d+\/\d+ nonzero \([\d.]+\) in \[0\.05, 0\.3\]/)
   })
 
   it('the CLI prints the launch command and exits 0, or lists the failures and exits 1', () => {
@@ -317,7 +421,7 @@ describe('verl preflight', () => {
       '--min-gpu-memory-gib',
       '80',
       '--gate-report',
-      passingGate,
+      servedBy(passingGate, { model: machine.model }),
     ]
     const passed = cli(args)
     expect(passed.status, passed.stderr).toBe(0)
@@ -328,5 +432,5 @@ describe('verl preflight', () => {
     expect(failed.stdout).toBe('')
     expect(failed.stderr).toMatch(/FAIL verl_version: VeRL 0\.8\.2 is older than 0\.9\.0/)
     expect(existsSync(join(run, 'launch.sh'))).toBe(false)
-  })
+  }, 180_000)
 })

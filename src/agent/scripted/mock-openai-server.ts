@@ -26,6 +26,8 @@ export interface MockOpenAiServerOptions {
   /** The text format spoken on `/completions` and on chat requests without tools. */
   format: ChatFormatId
   modelName?: string
+  /** The checkpoint path `GET /v1/models` names as `root`, as vLLM does. */
+  modelRoot?: string
   host?: string
   port?: number
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
@@ -183,7 +185,15 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
     if (key === 'GET /v1/models') {
       return sendJson(response, 200, {
         object: 'list',
-        data: [{ id: modelName, object: 'model', created: 0, owned_by: 'releaseops' }],
+        data: [
+          {
+            id: modelName,
+            object: 'model',
+            created: 0,
+            owned_by: 'releaseops',
+            ...(options.modelRoot ? { root: options.modelRoot } : {}),
+          },
+        ],
       })
     }
     const route = key === 'POST /v1/chat/completions' ? 'chat' : key === 'POST /v1/completions' ? 'completion' : null

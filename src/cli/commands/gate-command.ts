@@ -14,7 +14,12 @@ import { finalResponseAction, gradingV1Spec } from '../../envs/grading/grading-e
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { envRegistry } from '../../envs/index.js'
 import { envRolloutSource } from '../../eval/gate/env-rollout-source.js'
-import { defaultGateBounds } from '../../eval/gate/rollout-gate-rule.js'
+import {
+  formalGateBounds,
+  isFormalBounds,
+  minimumGateEpisodes,
+  requiredGateDenominator,
+} from '../../eval/gate/rollout-gate-rule.js'
 import { runRolloutGate } from '../../eval/gate/run-rollout-gate.js'
 import { verlVisibleTools } from '../../eval/gate/verl-visible-tools.js'
 import { writeFileAtomic } from '../../release/io/atomic-file.js'
@@ -45,8 +50,10 @@ interface GateFlags {
   retries: number
   apiKeyEnv: string
   toolSchemas?: 'verl' | 'full'
-  lower: number
-  upper: number
+  lower?: number
+  upper?: number
+  exploration?: boolean
+  minDenominator?: number
   report: string
   episodes?: string
   overwrite?: boolean
@@ -94,20 +101,29 @@ async function gateAction(flags: GateFlags): Promise<void> {
       issues: [],
     })
   }
-  const source = grading
+  // Custom bounds are exploration only: a formal gate's bounds are fixed, and preflight refuses the others.
+  const bounds = { lower: flags.lower ?? formalGateBounds.lower, upper: flags.upper ?? formalGateBounds.upper }
+  if (!flags.exploration && !isFormalBounds(bounds))
+    throw new InvalidInputError({
+      code: 'gate_bounds_not_formal',
+      path: flags.lower !== undefined && flags.lower !== formalGateBounds.lower ? '--lower' : '--upper',
+      message: `A formal gate's bounds are [${formalGateBounds.lower}, ${formalGateBounds.upper}]; custom bounds need --exploration (and such a report never launches RLOO).`,
+      issues: [],
+    })
+  const whole = grading
     ? await releaseRolloutSource({
         directory: flags.release as string,
         split: flags.split,
         ...requireTaskFiles(flags),
         ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
-        ...(flags.limit ? { limit: flags.limit } : {}),
       })
-    : await envRolloutSource({
-        envId: flags.env,
-        envs: envRegistry,
-        source: flags.split,
-        ...(flags.limit ? { limit: flags.limit } : {}),
-      })
+    : await envRolloutSource({ envId: flags.env, envs: envRegistry, source: flags.split })
+  const splitRows = whole.rows.length
+  const source = flags.limit ? { ...whole, rows: whole.rows.slice(0, flags.limit) } : whole
+  const minDenominator = requiredGateDenominator({
+    splitEpisodes: splitRows * flags.samples,
+    ...(flags.minDenominator !== undefined ? { minimum: flags.minDenominator } : {}),
+  })
   if (source.rows.length === 0)
     throw new InvalidInputError({
       code: 'empty_split',
@@ -173,8 +189,16 @@ async function gateAction(flags: GateFlags): Promise<void> {
           final_reply: grading ? `assistant text without tool calls → ${finalResponseAction}` : 'none (the env ends the episode)',
         },
         thinking: { enable_thinking: flags.enableThinking },
-        limits: { rows: source.rows.length, samples: flags.samples, limit: flags.limit ?? null, concurrency: flags.concurrency },
-        bounds: { lower: flags.lower, upper: flags.upper },
+        limits: {
+          rows: source.rows.length,
+          split_rows: splitRows,
+          samples: flags.samples,
+          limit: flags.limit ?? null,
+          concurrency: flags.concurrency,
+        },
+        bounds,
+        minDenominator,
+        ...(flags.exploration ? { exploration: true } : {}),
       },
     })
   } finally {
@@ -190,7 +214,7 @@ async function gateAction(flags: GateFlags): Promise<void> {
     )
   const { report } = result
   process.stdout.write(
-    `${JSON.stringify({ status: report.status, passed: report.passed, numerator: report.numerator, denominator: report.denominator, rate: report.rate, ci95: report.ci95, bounds: [flags.lower, flags.upper], mixed_share: report.per_prompt.mixed_share, parse_failures: report.parse_failures.episodes, report: flags.report })}\n`,
+    `${JSON.stringify({ status: report.status, passed: report.passed, numerator: report.numerator, denominator: report.denominator, rate: report.rate, ci95: report.ci95, bounds: [bounds.lower, bounds.upper], formal: report.rule.formal, min_denominator: minDenominator, mixed_share: report.per_prompt.mixed_share, parse_failures: report.parse_failures.episodes, report: flags.report })}\n`,
   )
   if (report.status === 'infrastructure_error') {
     const fault = report.infrastructure.first_fault as { code?: string; message?: string } | undefined
@@ -239,8 +263,14 @@ export function registerGateCommand(program: Command): void {
         'full',
       ]),
     )
-    .option('--lower <rate>', 'lowest passing rate', parseFraction, defaultGateBounds.lower)
-    .option('--upper <rate>', 'highest passing rate', parseFraction, defaultGateBounds.upper)
+    .option('--exploration', 'a non-formal run: allows --lower/--upper; verl preflight refuses its report')
+    .option('--lower <rate>', `exploration only: lowest passing rate (formal: ${formalGateBounds.lower})`, parseFraction)
+    .option('--upper <rate>', `exploration only: highest passing rate (formal: ${formalGateBounds.upper})`, parseFraction)
+    .option(
+      '--min-denominator <n>',
+      `fewest scored episodes to pass on (default: the whole split, or ${minimumGateEpisodes} of it)`,
+      parsePositiveInteger,
+    )
     .requiredOption('--report <file>', 'gate report JSON')
     .option('--episodes <file>', 'per-episode JSONL (with trajectories)')
     .option('--overwrite', 'replace existing report/episodes files')

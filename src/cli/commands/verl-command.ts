@@ -4,6 +4,7 @@
  * prints the launch command only when all pass: exit 0, else 1 with the failed checks).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander'
+import { type VerlModelFamily, verlModelFamilies } from '../../train/verl/model-family.js'
 import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
 import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
 import { runVerlConfig } from '../../train/verl/write-verl-config.js'
@@ -20,6 +21,8 @@ interface ConfigFlags {
   taskConfig?: string
   gradingManifest: string
   enableThinking: boolean
+  modelFamily?: VerlModelFamily
+  maxTokenLenPerGpu?: number
   python?: string
   rolloutN?: number
   maxPromptLength?: number
@@ -43,6 +46,8 @@ interface PreflightFlags {
   minVllm?: string
   sftRelease?: string
   gateReport?: string
+  gateSplit?: string
+  gateMinDenominator?: number
 }
 
 function parseGib(value: string): number {
@@ -69,6 +74,12 @@ export function registerVerlCommand(program: Command): void {
     .option('--task-config <file>', 'task config JSON')
     .requiredOption('--grading-manifest <file>', "grading manifest; each dataset's standard is verified by sha256")
     .option('--enable-thinking', 'render with enable_thinking=true (must match the release)', false)
+    .addOption(
+      new Option('--model-family <family>', 'only when the checkpoint ships no known template (else read from it)').choices(
+        verlModelFamilies,
+      ),
+    )
+    .option('--max-token-len-per-gpu <n>', 'SFT dynamic-batch tokens per GPU (≥ --max-length; default: it)', parsePositiveInteger)
     .option('--python <path>', 'the training interpreter')
     .option('--rollout-n <n>', 'RLOO samples per prompt (≥ 2)', parsePositiveInteger)
     .option('--max-prompt-length <n>', 'RLOO prompt tokens', parsePositiveInteger)
@@ -93,6 +104,8 @@ export function registerVerlCommand(program: Command): void {
           model_path: flags.modelPath,
           enable_thinking: flags.enableThinking,
           ...(flags.python ? { python: flags.python } : {}),
+          ...(flags.modelFamily ? { model_family: flags.modelFamily } : {}),
+          ...(flags.maxTokenLenPerGpu !== undefined ? { max_token_len_per_gpu: flags.maxTokenLenPerGpu } : {}),
           ...(flags.rolloutN !== undefined ? { rollout_n: flags.rolloutN } : {}),
           ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
           ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
@@ -107,6 +120,7 @@ export function registerVerlCommand(program: Command): void {
         release: config.release.kind,
         datasets: config.release.datasets,
         enable_thinking: config.settings.enable_thinking,
+        model_family: `${config.model_family} (${config.model_family_source}) → ${config.tool_parser}`,
         next: 'releaseops verl preflight --run <dir> --patch-list <file> (on the training machine)',
       })
     })
@@ -127,6 +141,8 @@ export function registerVerlCommand(program: Command): void {
     .option('--min-vllm <version>', 'RLOO: oldest acceptable vLLM')
     .option('--sft-release <dir>', 'RLOO: the trajectory release the reference was fine-tuned on (thinking flag must match)')
     .option('--gate-report <file>', 'RLOO: the passed `releaseops gate rollout` report of the reference on this release')
+    .option('--gate-split <name>', 'the release split the gate must cover', 'val')
+    .option('--gate-min-denominator <n>', 'fewest scored gate episodes (default: the split, at most 200)', parsePositiveInteger)
     .action(async (flags: PreflightFlags) => {
       const manifest = await runVerlPreflight({
         runDirectory: flags.run,
@@ -136,6 +152,8 @@ export function registerVerlCommand(program: Command): void {
         ...(flags.python ? { python: flags.python } : {}),
         ...(flags.sftRelease ? { sftRelease: flags.sftRelease } : {}),
         ...(flags.gateReport ? { gateReport: flags.gateReport } : {}),
+        ...(flags.gateSplit ? { gateSplit: flags.gateSplit } : {}),
+        ...(flags.gateMinDenominator !== undefined ? { gateMinDenominator: flags.gateMinDenominator } : {}),
         host: {
           minGpuMemoryGib: flags.minGpuMemoryGib,
           ...(flags.gpuName ? { gpuName: flags.gpuName } : {}),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { GateEpisode } from './gate-episode.js'
-import { judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
+import { isFormalBounds, judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
 
 export const gateReportFormat = 'releaseops-rollout-gate-v1'
 
@@ -73,6 +73,10 @@ export interface GateContext {
   thinking: GateReport['thinking']
   limits: GateReport['limits']
   bounds: { lower: number; upper: number }
+  /** Non-formal exploration (custom bounds): the report says so and `verl preflight` refuses it. */
+  exploration?: boolean
+  /** The fewest scored episodes the gate may pass on (default: every episode it was given). */
+  minDenominator?: number
   startedAt: Date
   finishedAt: Date
 }
@@ -91,7 +95,11 @@ export function buildGateReport(episodes: readonly GateEpisode[], context: GateC
   const answerCodes = scored.flatMap((episode) =>
     episode.answer_valid === false && episode.answer_code ? [`answer:${episode.answer_code}`] : [],
   )
-  const status = unscored.length > 0 || scored.length === 0 ? 'infrastructure_error' : verdict.passed ? 'passed' : 'failed'
+  const minDenominator = context.minDenominator ?? episodes.length
+  const formal = context.exploration !== true && isFormalBounds(context.bounds)
+  const enough = verdict.denominator >= minDenominator
+  const status =
+    unscored.length > 0 || scored.length === 0 ? 'infrastructure_error' : verdict.passed && enough ? 'passed' : 'failed'
   const toolCalls = scored.reduce((sum, episode) => sum + episode.tool_calls, 0)
   return {
     format: gateReportFormat,
@@ -104,6 +112,9 @@ export function buildGateReport(episodes: readonly GateEpisode[], context: GateC
       lower: context.bounds.lower,
       upper: context.bounds.upper,
       bounds_inclusive: true,
+      formal,
+      min_denominator: minDenominator,
+      ...(enough ? {} : { refusal: `denominator ${verdict.denominator} < ${minDenominator}` }),
     },
     numerator: verdict.numerator,
     denominator: verdict.denominator,

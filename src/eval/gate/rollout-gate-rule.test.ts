@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { wilsonInterval } from '../wilson-interval.js'
-import { judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
+import { isFormalBounds, judgeRolloutRate, promptSignal, requiredGateDenominator } from './rollout-gate-rule.js'
 
 describe('rollout gate rule', () => {
   it('passes only inside [5%, 30%], both bounds included', () => {
@@ -15,6 +15,14 @@ describe('rollout gate rule', () => {
       passed(100, 100),
     ]).toEqual([false, false, true, true, true, false, false])
     expect([passed(1, 20), passed(3, 10), passed(2, 57)]).toEqual([true, true, false])
+  })
+
+  it('formal bounds are exactly [0.05, 0.30]; the minimum denominator is the whole split, capped at 200', () => {
+    expect([isFormalBounds({ lower: 0.05, upper: 0.3 }), isFormalBounds({ lower: 0, upper: 1 })]).toEqual([true, false])
+    expect(isFormalBounds({ lower: 0.05, upper: 0.31 })).toBe(false)
+    expect(requiredGateDenominator({ splitEpisodes: 40 })).toBe(40)
+    expect(requiredGateDenominator({ splitEpisodes: 1000 })).toBe(200)
+    expect(requiredGateDenominator({ splitEpisodes: 1000, minimum: 500 })).toBe(500)
   })
 
   it('reports the Wilson interval and refuses to judge no trials', () => {

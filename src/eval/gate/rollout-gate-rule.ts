@@ -8,6 +8,19 @@
 import { wilsonInterval } from '../wilson-interval.js'
 
 export const defaultGateBounds = { lower: 0.05, upper: 0.3 } as const
+/** A formal gate's bounds: fixed, never an option (custom bounds are exploration, which preflight refuses). */
+export const formalGateBounds = defaultGateBounds
+/** A formal gate covers the whole split or at least this many episodes. */
+export const minimumGateEpisodes = 200
+
+/** The fewest scored episodes a gate over `splitEpisodes` (rows × samples) may decide on. */
+export function requiredGateDenominator(options: { splitEpisodes: number; minimum?: number }): number {
+  return options.minimum ?? Math.min(options.splitEpisodes, minimumGateEpisodes)
+}
+
+export function isFormalBounds(bounds: { lower: number; upper: number }): boolean {
+  return bounds.lower === formalGateBounds.lower && bounds.upper === formalGateBounds.upper
+}
 
 export interface GateVerdict {
   numerator: number

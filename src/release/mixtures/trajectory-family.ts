@@ -7,8 +7,8 @@
  * `mixture_provenance {dataset, mixture_id, original_source_sha256, replica}` column that carries the
  * mixture id. The output's rows are re-checked with issue 7's row check.
  */
+
 import { readFileSync } from 'node:fs'
-import { envTools } from '../../agent/episode-prompt.js'
 import type { ChatTool } from '../../chat/chat-message.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
@@ -24,6 +24,7 @@ import { RowAssembler } from '../trajectories/parquet/row-assembler.js'
 import { trajectoryColumns } from '../trajectories/parquet/trajectory-columns.js'
 import { trajectoryFormat, trajectoryReleaseFormat } from '../trajectories/trajectory-format.js'
 import type { TrajectoryRow } from '../trajectories/trajectory-row.js'
+import { trajectoryTools } from '../trajectories/trajectory-tools.js'
 import { materializeSplit } from './materialize-split.js'
 import type { MixtureFamilyBuilder } from './mixture-family-builders.js'
 import type { PlannedEpisode } from './mixture-plan.js'
@@ -98,7 +99,7 @@ export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): 
 }
 
 export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: () => boolean | undefined): MixtureRowValidator {
-  const tools = envTools(gradingV1Spec)
+  const tools = trajectoryTools(gradingV1Spec)
   const contexts = new Map<string, RowCheckContext>()
   for (const [dataset, loaded] of Object.entries(tasks.byDataset))
     contexts.set(dataset, {

@@ -20,10 +20,11 @@ export interface LoadedTrajectoryRelease {
 
 /** Every problem of a validation report, as strings (splits first). */
 export function validationProblems(report: TrajectoryValidationReport): string[] {
+  // Report errors (file hashes) first: a changed file is the cause of whatever its rows then show.
   return [
+    ...report.report_errors,
     ...Object.entries(report.splits).flatMap(([split, details]) => details.errors.map((error) => `${split}: ${error}`)),
     ...report.cross_split_errors,
-    ...report.report_errors,
   ]
 }
 

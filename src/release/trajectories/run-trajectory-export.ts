@@ -9,7 +9,6 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { envTools } from '../../agent/episode-prompt.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
@@ -24,6 +23,7 @@ import { removeStaleStaging } from './remove-stale-staging.js'
 import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
 import { buildExportReport, type TrajectoryExportReport } from './trajectory-export-report.js'
 import { defaultMaxThinkTokens, type ThinkOverLimitPolicy } from './trajectory-format.js'
+import { trajectoryTools } from './trajectory-tools.js'
 import { validateTrajectoryRelease } from './validate-trajectory-release.js'
 import { writeTrajectorySplits } from './write-trajectory-splits.js'
 
@@ -75,7 +75,7 @@ export async function runTrajectoryExport(options: RunTrajectoryExportOptions): 
       options.onPhase?.('plan')
       const { loaded, canonical, plan } = loadTrajectoryPlan(options)
       const provider = createThoughtProvider(options.thinkSource)
-      const tools = envTools(gradingV1Spec)
+      const tools = trajectoryTools(gradingV1Spec)
       let report: TrajectoryExportReport | undefined
       await publishDirectory({
         target: options.outputDir,

@@ -5,9 +5,9 @@
  * tokens (rows, max, p95, mean), the rows over `--max-length` tokens and their share, and a few rendered
  * snapshots (the first row of each class in each split, up to `--snapshot-rows`).
  */
+
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { envTools } from '../../agent/episode-prompt.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
 import type { ChatMessage } from '../../chat/chat-message.js'
 import { chatFormat } from '../../chat/format-registry.js'
@@ -22,6 +22,7 @@ import { SegmentTokenCounter } from './stats/segment-token-counter.js'
 import { type TrajectoryClass, trajectoryClasses } from './trajectory-class.js'
 import { trajectoryStatsFormat } from './trajectory-format.js'
 import type { TrajectoryRow } from './trajectory-row.js'
+import { trajectoryTools } from './trajectory-tools.js'
 
 export interface LengthGroup {
   rows: number
@@ -77,7 +78,7 @@ export async function runTrajectoryStats(options: {
   }
   const metadataFields = (exported as { metadata_fields?: string[] }).metadata_fields ?? []
   const format = chatFormat('qwen3.5')
-  const tools = envTools(gradingV1Spec)
+  const tools = trajectoryTools(gradingV1Spec)
   const tokens = new SegmentTokenCounter(await qwen3TokenCounter())
   const snapshotLimit = options.snapshotRows ?? 4
   const report: TrajectoryStatsReport = {

@@ -8,7 +8,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { envTools } from '../../agent/episode-prompt.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
@@ -20,6 +19,8 @@ import { readExportReport, reportConsistencyErrors } from './report-consistency.
 import type { TrajectoryClass } from './trajectory-class.js'
 import { trajectoryReleaseFormat } from './trajectory-format.js'
 import type { TrajectoryRow } from './trajectory-row.js'
+// Rows carry the env's tools as VeRL shows them (one tool view for SFT, RL and the gate).
+import { trajectoryTools as envTools } from './trajectory-tools.js'
 
 export interface SplitValidation {
   rows: number

@@ -12,10 +12,12 @@ import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { sha256Hex } from '../../release/io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
+import { type LaunchStep, sftLaunchPlan } from './launch-plan.js'
+import { detectModelFamily, modelFamilyFacts } from './model-family.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
 import { checkTokenBudget } from './token-budget.js'
-import { rlooOverrides, sftOverrides, shellWord, verlEntryPoint, verlRunFiles, verlToolParser } from './verl-overrides.js'
+import { rlooOverrides, sftOverrides, shellWord, verlEntryPoint, verlRunFiles } from './verl-overrides.js'
 import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList } from './verl-patches.js'
 import { readVerlRelease } from './verl-release.js'
 import { verlRunSettingsSchema } from './verl-run-settings.js'
@@ -36,6 +38,9 @@ export interface VerlPreflightOptions {
   sftRelease?: string
   /** RLOO: the passed `gate rollout` report of the reference on this release (runbook §6: no gate, no RLOO). */
   gateReport?: string
+  /** The split the gate must cover (default val) and the fewest episodes it may decide on. */
+  gateSplit?: string
+  gateMinDenominator?: number
   now?: () => Date
 }
 
@@ -49,6 +54,8 @@ export interface LaunchManifest {
   checks: CheckResult[]
   failed: string[]
   command: string | null
+  /** SFT: the steps after this one (merge, gate, RLOO), their commands written out. */
+  plan?: LaunchStep[]
 }
 
 function readConfig(runDirectory: string): { config: VerlConfig; sha256: string } {
@@ -78,7 +85,8 @@ function configDrift(runDirectory: string, config: VerlConfig): string[] {
   if (!parsed.success) return ['settings no longer pass validation']
   const paths = { run: runDirectory, release: config.release.directory }
   const expected = {
-    overrides: parsed.data.kind === 'sft' ? sftOverrides(parsed.data, paths) : rlooOverrides(parsed.data, paths),
+    overrides:
+      parsed.data.kind === 'sft' ? sftOverrides(parsed.data, paths) : rlooOverrides(parsed.data, paths, config.tool_parser),
     entry_point: verlEntryPoint(parsed.data),
     environment: { PYTHONPATH: runDirectory, RELEASEOPS_VERL_TASK: join(runDirectory, verlRunFiles.task) },
   }
@@ -180,12 +188,37 @@ function toolsCheck(runDirectory: string, config: VerlConfig): CheckResult {
   if (JSON.stringify(config.tools) !== JSON.stringify(names))
     problems.push(`the config names tools ${JSON.stringify(config.tools)}`)
   if (config.trajectory_format !== nativeToolTrajectoryFormat) problems.push(`the config's format is ${config.trajectory_format}`)
-  if (config.tool_parser !== verlToolParser) problems.push(`the rollout parser is ${config.tool_parser}, not ${verlToolParser}`)
+  const family = modelFamilyFacts[config.model_family]
+  const parser = family?.tool_parser
+  if (family === undefined) problems.push(`the config's model family ${String(config.model_family)} is not one we know`)
+  else if (config.tool_parser !== parser)
+    problems.push(
+      `the rollout parser is ${config.tool_parser}, but ${config.model_family} writes ${family.call_syntax} calls (${parser})`,
+    )
+  const formatOverride = config.overrides.find((entry) => entry.startsWith('actor_rollout_ref.rollout.multi_turn.format='))
+  if (formatOverride !== undefined && formatOverride.split('=')[1] !== parser)
+    problems.push(`the agent loop's format is ${formatOverride.split('=')[1]}, not ${String(parser)}`)
+  // The checkpoint on this machine decides: its template must be the family the run was written for.
+  const detected = detectModelFamily(config.settings.model_path)
+  if (detected !== null && detected !== config.model_family)
+    problems.push(`the checkpoint's chat template is ${detected}'s, the run was written for ${config.model_family}`)
+  if (detected === null && config.model_family_source === 'template')
+    problems.push(`the checkpoint at ${config.settings.model_path} no longer ships the ${config.model_family} template`)
   return {
     name: 'tools_and_format',
     passed: problems.length === 0,
-    detail: problems.length === 0 ? `${names.join(', ')}; ${nativeToolTrajectoryFormat}; ${verlToolParser}` : problems.join('; '),
-    facts: { tools: names, trajectory_format: nativeToolTrajectoryFormat, parser: verlToolParser },
+    detail:
+      problems.length === 0
+        ? `${names.join(', ')}; ${nativeToolTrajectoryFormat}; ${config.model_family} (${config.model_family_source}) → ${String(parser)}`
+        : problems.join('; '),
+    facts: {
+      tools: names,
+      trajectory_format: nativeToolTrajectoryFormat,
+      model_family: config.model_family,
+      model_family_source: config.model_family_source,
+      template_family: detected,
+      parser: config.tool_parser,
+    },
   }
 }
 
@@ -234,7 +267,13 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     checks.push({ name: 'token_budget', passed: false, detail: (error as Error).message })
   }
   checks.push(checkReferenceCheckpoint(config.settings.model_path))
-  if (config.kind === 'rloo' || options.gateReport !== undefined) checks.push(checkGateReport(options.gateReport, config))
+  if (config.kind === 'rloo' || options.gateReport !== undefined)
+    checks.push(
+      checkGateReport(options.gateReport, config, {
+        ...(options.gateSplit ? { split: options.gateSplit } : {}),
+        ...(options.gateMinDenominator !== undefined ? { minDenominator: options.gateMinDenominator } : {}),
+      }),
+    )
   const failed = checks.filter((check) => !check.passed).map((check) => check.name)
   const manifest: LaunchManifest = {
     format: launchManifestFormat,
@@ -247,12 +286,19 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     failed,
     command: failed.length === 0 ? launchCommand(runDirectory, config) : null,
   }
+  if (config.kind === 'sft')
+    manifest.plan = sftLaunchPlan({ runDirectory, config, sftCommand: manifest.command ?? '(preflight failed: no command)' })
   writeFileSync(join(runDirectory, verlRunFiles.launchManifest), `${JSON.stringify(manifest, null, 2)}\n`)
   const script = join(runDirectory, verlRunFiles.launchScript)
   if (manifest.command)
     writeFileSync(
       script,
-      `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n`,
+      `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n${(
+        manifest.plan ?? []
+      )
+        .slice(1)
+        .map((step) => `# then ${step.name}: ${step.command}\n`)
+        .join('')}`,
       { mode: 0o755 },
     )
   else rmSync(script, { force: true })

@@ -61,9 +61,9 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
   const format = chatFormat('qwen3.5')
   const counter = new SegmentTokenCounter(await qwen3TokenCounter())
   const budget = settings.kind === 'sft' ? settings.max_length : settings.max_prompt_length
-  const expectedTools = JSON.stringify(options.tools)
-  // A VeRL rollout shows the schemas as its pydantic model keeps them; the SFT dataset passes the rows' own.
+  // A VeRL rollout shows the schemas as its pydantic model keeps them; SFT rows carry that very view.
   const rolloutTools = verlVisibleTools(options.tools)
+  const expectedTools = JSON.stringify(rolloutTools)
   const splits: Record<string, SplitBudget> = {}
   const responseSplits: Record<string, SplitBudget> = {}
   const references = new Map<GradingTask, ReferenceEpisodes>()
@@ -105,11 +105,11 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
       let toolMismatch = 0
       let thinkingMismatch = 0
       const onRow = (row: Record<string, unknown>, index: number) => {
-        if (row.tools !== options.tools && JSON.stringify(row.tools) !== expectedTools) toolMismatch++
+        if (row.tools !== rolloutTools && JSON.stringify(row.tools) !== expectedTools) toolMismatch++
         if (row.enable_thinking !== settings.enable_thinking) thinkingMismatch++
         const text = format.render({
           messages: row.messages as ChatMessage[],
-          tools: options.tools,
+          tools: rolloutTools,
           addGenerationPrompt: false,
           enableThinking: row.enable_thinking === true,
         })
@@ -117,7 +117,7 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
       }
       if (options.mixture) {
         try {
-          readTrajectoryMixtureRows(path, trajectoryMixtureColumns(options.tools, options.metadataFields)).rows.forEach(onRow)
+          readTrajectoryMixtureRows(path, trajectoryMixtureColumns(rolloutTools, options.metadataFields)).rows.forEach(onRow)
         } catch (error) {
           problems.push(`${split}.parquet: ${(error as Error).message}`)
         }
@@ -125,7 +125,7 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
         readTrajectoryRows({
           bytes: readFileSync(path),
           metadataFields: options.metadataFields,
-          tools: options.tools,
+          tools: rolloutTools,
           onRow,
           onError: (message) => problems.push(`${split}.parquet: ${message}`),
         })

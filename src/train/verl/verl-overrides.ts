@@ -1,7 +1,7 @@
 /**
  * @module train/verl: the Hydra overrides of a VeRL ≥ 0.9 run (pure). SFT runs `verl.trainer.sft_trainer`
  * (flat `data.*_key` keys: the trajectory Parquet is read directly by the multi-turn SFT dataset); RLOO runs
- * `verl.trainer.main_ppo` with a multi-turn vLLM rollout parsed by `qwen3_coder`, our function tools, our
+ * `verl.trainer.main_ppo` with a multi-turn vLLM rollout parsed by the model family's tool parser, our function tools, our
  * agent loop (one tool call per turn, three calls and an answer) and `compute_score` as the reward entry
  * point. Paths are absolute on the machine the run directory lives on.
  */
@@ -10,7 +10,13 @@ import type { VerlRunSettings } from './verl-run-settings.js'
 
 /** The agent loop `python/releaseops_verl/agent_loop.py` registers. */
 export const verlAgentLoopName = 'releaseops_grading'
-export const verlToolParser = 'qwen3_coder'
+/** The SFT dataset class (`data.custom_cls`) of `python/releaseops_verl/verl_sft_dataset.py`. */
+export const verlSftDatasetClass = 'TrajectorySFTDataset'
+
+/** Tokens per GPU per micro-batch with dynamic batch size: never below one whole conversation. */
+export function sftTokenLengthPerGpu(settings: VerlRunSettings): number {
+  return Math.max(settings.max_token_len_per_gpu ?? settings.max_length, settings.max_length)
+}
 
 export interface VerlRunPaths {
   run: string
@@ -55,9 +61,11 @@ export function sftOverrides(settings: VerlRunSettings, paths: VerlRunPaths): st
     `data.max_length=${settings.max_length}`,
     'data.truncation=error',
     'data.pad_mode=no_padding',
-    // Parquet pads struct keys with nulls; this dataset class drops them so rows render as exported.
+    // Stock VeRL renders message by message (the Qwen3.5 templates refuse that); ours renders each row once.
     `data.custom_cls.path=${join(paths.run, verlRunFiles.package, 'verl_sft_dataset.py')}`,
-    'data.custom_cls.name=NullFreeMultiTurnSFTDataset',
+    `data.custom_cls.name=${verlSftDatasetClass}`,
+    'data.use_dynamic_bsz=True',
+    `data.max_token_len_per_gpu=${sftTokenLengthPerGpu(settings)}`,
     `data.train_batch_size=${settings.train_batch_size}`,
     `data.micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
     `model.path=${settings.model_path}`,
@@ -68,7 +76,7 @@ export function sftOverrides(settings: VerlRunSettings, paths: VerlRunPaths): st
   ]
 }
 
-export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths): string[] {
+export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, toolParser: string): string[] {
   const rollout = 'actor_rollout_ref.rollout'
   const actor = 'actor_rollout_ref.actor'
   return [
@@ -87,6 +95,7 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths): s
     `actor_rollout_ref.model.path=${settings.model_path}`,
     `actor_rollout_ref.model.lora_rank=${settings.lora_rank}`,
     `actor_rollout_ref.model.lora_alpha=${settings.lora_alpha}`,
+    ...(settings.lora_adapter_path ? [`actor_rollout_ref.model.lora_adapter_path=${settings.lora_adapter_path}`] : []),
     `${actor}.optim.lr=${settings.learning_rate}`,
     `${actor}.ppo_mini_batch_size=${settings.ppo_mini_batch_size}`,
     `${actor}.ppo_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
@@ -99,7 +108,7 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths): s
     `${rollout}.max_model_len=${settings.max_model_length}`,
     `${rollout}.log_prob_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
     `${rollout}.multi_turn.enable=True`,
-    `${rollout}.multi_turn.format=${verlToolParser}`,
+    `${rollout}.multi_turn.format=${toolParser}`,
     `${rollout}.multi_turn.function_tool_path=${join(paths.run, verlRunFiles.package, 'verl_function_tools.py')}`,
     `${rollout}.multi_turn.max_parallel_calls=1`,
     `${rollout}.multi_turn.max_assistant_turns=${settings.max_tool_calls + 1}`,

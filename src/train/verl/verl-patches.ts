@@ -18,9 +18,13 @@ export const verlPatchListFormat = 'releaseops-verl-patches-v1'
 
 /** Patches a run of each kind cannot do without, whatever the list says (ids the list must declare). */
 export const requiredPatchIds: Record<VerlRunKind, readonly string[]> = {
-  sft: ['chat-template-system-first', 'multiturn-sft-prefix-diff'],
+  sft: [],
   rloo: [],
 }
+
+/** The original team's SFT patches: `TrajectorySFTDataset` runs on stock VeRL, so they are never checked
+ * (they also did not work: the patched tree failed VeRL's sanity check on every row). */
+export const obsoletePatchIds: readonly string[] = ['chat-template-system-first', 'multiturn-sft-prefix-diff']
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/)
 
@@ -124,9 +128,14 @@ export function checkVerlPatches(options: { verlRoot: string; list: VerlPatchLis
   const declared = new Set(options.list.patches.map((patch) => patch.id))
   for (const id of requiredPatchIds[options.kind]) if (!declared.has(id)) problems.push(`${id}: not declared in the patch list`)
   const root = resolve(options.verlRoot)
+  const skipped: string[] = []
   for (const patch of options.list.patches) {
     const required = patch.required_for.includes(options.kind) || requiredPatchIds[options.kind].includes(patch.id)
     if (!required) continue
+    if (obsoletePatchIds.includes(patch.id)) {
+      skipped.push(patch.id)
+      continue
+    }
     for (const file of patch.files) {
       const path = resolve(root, file.path)
       const inside = relative(root, path)
@@ -144,7 +153,10 @@ export function checkVerlPatches(options: { verlRoot: string; list: VerlPatchLis
   return {
     name: 'verl_patches',
     passed: problems.length === 0,
-    detail: problems.length === 0 ? `${Object.keys(states).length} patched files verified` : problems.join('; '),
-    facts: { files: states },
+    detail:
+      problems.length === 0
+        ? `${Object.keys(states).length} patched files verified${skipped.length > 0 ? `; not needed on stock VeRL: ${skipped.join(', ')}` : ''}`
+        : problems.join('; '),
+    facts: { files: states, ...(skipped.length > 0 ? { not_needed: skipped } : {}) },
   }
 }

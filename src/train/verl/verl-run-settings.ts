@@ -4,6 +4,7 @@
  * (LoRA r8/α16, prompt 7168 / response 2048 / model length 12288, rollout.n 4, KL as an actor loss only).
  */
 import { z } from 'zod'
+import { verlModelFamilies } from './model-family.js'
 
 export const verlRunKinds = ['sft', 'rloo'] as const
 export type VerlRunKind = (typeof verlRunKinds)[number]
@@ -18,6 +19,8 @@ export const verlRunSettingsSchema = z
     kind: z.enum(verlRunKinds),
     /** The model to train: a local Hugging Face directory (the reference checkpoint for RLOO). */
     model_path: z.string().min(1),
+    /** The model's family when its checkpoint ships no template we know (else read from the template). */
+    model_family: z.enum(verlModelFamilies).optional(),
     python: z.string().min(1).default('python3'),
     gpus_per_node: positive.default(1),
     nodes: positive.default(1),
@@ -26,6 +29,8 @@ export const verlRunSettingsSchema = z
     max_response_length: positive.default(2048),
     /** SFT: tokens per conversation. */
     max_length: positive.default(9216),
+    /** SFT with dynamic batch size: tokens per GPU per micro-batch; at least `max_length` (default: it). */
+    max_token_len_per_gpu: positive.optional(),
     max_model_length: positive.default(12288),
     rollout_n: z.number().int().min(2).default(4),
     train_batch_size: positive.default(4),
@@ -35,6 +40,8 @@ export const verlRunSettingsSchema = z
     kl_loss_coef: z.number().min(0).default(0.001),
     lora_rank: z.number().int().min(0).default(8),
     lora_alpha: positive.default(16),
+    /** RLOO from an SFT run: the `lora_adapter/` VeRL's model merger wrote beside the base weights. */
+    lora_adapter_path: z.string().min(1).optional(),
     gpu_memory_utilization: z.number().gt(0).lt(1).default(0.5),
     total_training_steps: positive.default(3),
     total_epochs: positive.default(1),
@@ -49,6 +56,8 @@ export const verlRunSettingsSchema = z
     const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
     if (settings.max_model_length < settings.max_prompt_length + settings.max_response_length)
       issue('max_model_length', 'must cover max_prompt_length + max_response_length')
+    if (settings.max_token_len_per_gpu !== undefined && settings.max_token_len_per_gpu < settings.max_length)
+      issue('max_token_len_per_gpu', 'must be at least max_length (a longer row would trip VeRL’s dynamic-batch assert)')
     if (settings.train_batch_size % settings.ppo_mini_batch_size !== 0)
       issue('ppo_mini_batch_size', 'must divide train_batch_size')
     if (settings.save_freq > settings.total_training_steps) issue('save_freq', 'must be reachable within total_training_steps')

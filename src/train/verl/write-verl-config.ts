@@ -13,6 +13,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../../release/io/publish-directory.js'
 import { sha256File } from '../../release/io/sha256.js'
+import { detectModelFamily, modelFamilyFacts, type VerlModelFamily } from './model-family.js'
 import { type TaskBundleFiles, writeTaskBundle } from './task-bundle.js'
 import {
   agentLoopYaml,
@@ -22,7 +23,6 @@ import {
   verlAgentLoopName,
   verlEntryPoint,
   verlRunFiles,
-  verlToolParser,
 } from './verl-overrides.js'
 import { readVerlRelease, releaseRunKind, type VerlRelease } from './verl-release.js'
 import { type VerlRunSettings, type VerlRunSettingsInput, verlRunSettingsSchema } from './verl-run-settings.js'
@@ -35,6 +35,9 @@ export interface VerlConfig {
   settings: VerlRunSettings
   release: VerlRelease
   trajectory_format: string
+  /** The model's family: read from its chat template (`template`) or named by the settings (`setting`). */
+  model_family: VerlModelFamily
+  model_family_source: 'template' | 'setting'
   tool_parser: string
   agent_loop: string | null
   tools: string[]
@@ -117,6 +120,26 @@ export function hashRunFiles(
   return hashes
 }
 
+/** The run's model family: the checkpoint's own template decides; a named family must agree with it. */
+export function resolveModelFamily(settings: VerlRunSettings): { family: VerlModelFamily; source: 'template' | 'setting' } {
+  const detected = detectModelFamily(settings.model_path)
+  if (detected !== null && settings.model_family !== undefined && detected !== settings.model_family)
+    throw new InvalidInputError({
+      code: 'model_family_mismatch',
+      path: settings.model_path,
+      message: `The checkpoint's chat template is ${detected}'s, but the settings name ${settings.model_family}.`,
+      issues: [],
+    })
+  if (detected !== null) return { family: detected, source: 'template' }
+  if (settings.model_family !== undefined) return { family: settings.model_family, source: 'setting' }
+  throw new InvalidInputError({
+    code: 'model_family_unknown',
+    path: settings.model_path,
+    message: `${settings.model_path} ships no chat template of a known family (qwen3, qwen3.5, qwen3.5-nothink); name one with --model-family.`,
+    issues: [],
+  })
+}
+
 export async function runVerlConfig(options: {
   settings: VerlRunSettingsInput
   release: string
@@ -137,6 +160,8 @@ export async function runVerlConfig(options: {
       issues: problems.map((problem) => ({ ...problem, path: release.directory })),
     })
   }
+  const { family, source } = resolveModelFamily(settings)
+  const toolParser = modelFamilyFacts[family].tool_parser
   const paths: VerlRunPaths = { run: target, release: release.directory }
   let config: VerlConfig | undefined
   await publishDirectory({
@@ -159,11 +184,13 @@ export async function runVerlConfig(options: {
         settings,
         release,
         trajectory_format: nativeToolTrajectoryFormat,
-        tool_parser: verlToolParser,
+        model_family: family,
+        model_family_source: source,
+        tool_parser: toolParser,
         agent_loop: settings.kind === 'rloo' ? verlAgentLoopName : null,
         tools: [...bundle.tools],
         entry_point: verlEntryPoint(settings),
-        overrides: settings.kind === 'sft' ? sftOverrides(settings, paths) : rlooOverrides(settings, paths),
+        overrides: settings.kind === 'sft' ? sftOverrides(settings, paths) : rlooOverrides(settings, paths, toolParser),
         environment: { PYTHONPATH: target, RELEASEOPS_VERL_TASK: join(target, verlRunFiles.task) },
         files: hashRunFiles(staging),
       }

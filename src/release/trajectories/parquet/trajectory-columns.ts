@@ -6,7 +6,9 @@
  */
 import { z } from 'zod'
 import type { ChatTool } from '../../../chat/chat-message.js'
+import { gradingV1Spec } from '../../../envs/grading/grading-env.js'
 import { trajectoryRowSchema } from '../trajectory-row.js'
+import { argumentSchemaTools } from '../trajectory-tools.js'
 import { mergeShapes, type ParquetField, type ParquetShape, shapeFromJsonSchema, shapeOfValue } from './parquet-shape.js'
 
 /** The ordered union of every tool's parameters, typed by their JSON Schemas. */
@@ -17,7 +19,8 @@ export function toolArgumentsShape(tools: readonly ChatTool[]): ParquetShape {
 }
 
 export function trajectoryColumns(options: { tools: readonly ChatTool[]; metadataFields: readonly string[] }): ParquetField[] {
-  const argumentsShape = toolArgumentsShape(options.tools)
+  // Rows carry VeRL's view of the tools; the arguments are typed by the env's full schemas of those tools.
+  const argumentsShape = toolArgumentsShape(argumentSchemaTools(options.tools, gradingV1Spec))
   const overrides = new Map<string, ParquetShape>([
     ['$.messages[].tool_calls[].function.arguments', argumentsShape],
     ['$.tool_calls[].arguments', argumentsShape],
