@@ -1,5 +1,6 @@
 /** @module cli: option helpers shared by the `releaseops release …` commands. */
 import { type Command, InvalidArgumentError } from 'commander'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -10,6 +11,20 @@ export function parseRatio(value: string): number {
   const parsed = Number(value)
   if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError('expected a number between 0 and 1')
   return parsed
+}
+
+/** Stripping trailing label codes is the default (as in the original); `--keep-trailing-codes` opts out. */
+export function trailingCodes(flags: { stripTrailingCodes?: boolean; keepTrailingCodes?: boolean }): boolean {
+  if (flags.stripTrailingCodes && flags.keepTrailingCodes) {
+    const message = 'give --strip-trailing-codes or --keep-trailing-codes, not both'
+    throw new InvalidInputError({
+      code: 'conflicting_options',
+      path: '--keep-trailing-codes',
+      message,
+      issues: [{ code: 'conflicting_options', path: '--keep-trailing-codes', message }],
+    })
+  }
+  return !flags.keepTrailingCodes
 }
 
 /** Prints a stage's summary as one JSON line on stdout. */

@@ -29,7 +29,7 @@ export interface PreprocessSource {
 export interface PreprocessOptions {
   source: PreprocessSource
   mapping: ColumnMapping
-  /** Remove trailing codes such as "（B4-1）" from labels (always recorded in `label_notes`). */
+  /** Remove trailing codes such as "（B4-1）" from labels (default; always recorded in `label_notes`). */
   stripTrailingCodes?: boolean
   /** Skip rows without a field name instead of failing. */
   skipEmptyFieldName?: boolean
@@ -175,8 +175,9 @@ export class RowPreprocessor {
       let label = value(field)
       const code = detectTrailingCode(label)
       if (code) {
-        if (this.options.stripTrailingCodes) label = stripTrailingCode(label)
-        notes.push({ field, code, action: this.options.stripTrailingCodes ? 'stripped' : 'kept' })
+        const strip = this.options.stripTrailingCodes !== false
+        if (strip) label = stripTrailingCode(label)
+        notes.push({ field, code, action: strip ? 'stripped' : 'kept' })
       }
       classification[field] = label
     }
