@@ -1,6 +1,7 @@
 /** @module cli: option helpers shared by the `releaseops release …` commands. */
 import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { datasetOfCanonical, datasetOfRelease } from '../../release/io/infer-dataset.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -33,10 +34,12 @@ export function printSummary(summary: unknown): void {
 }
 
 /** The task files every SFT command takes (optional where another flag supplies them, as `pipeline --demo`). */
-export function addTaskFileOptions(command: Command, options: { required?: boolean } = {}): Command {
+export function addTaskFileOptions(command: Command, options: { required?: boolean; datasetRecorded?: boolean } = {}): Command {
   const add = (flags: string, description: string) =>
     options.required === false ? command.option(flags, description) : command.requiredOption(flags, description)
-  add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
+  // Where the input records its dataset (a canonical build's or a release's report), --dataset may be left out.
+  if (options.datasetRecorded) command.option('--dataset <name>', 'dataset name (default: the one the input records)')
+  else add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
   add('--registry <file>', 'leaf registry JSON')
   add('--corpus <file>', 'category corpus JSON (must cover the registry exactly)')
   return command
@@ -55,6 +58,9 @@ export interface TaskFileFlags {
   gradingConfig?: string
   gradingManifest?: string
 }
+
+/** Task-file flags where `--dataset` may be left out (the input records it). */
+export type RecordedDatasetFlags = Omit<TaskFileFlags, 'dataset'> & { dataset?: string }
 
 /** Commander flags → task options (absent flags left out). */
 export function taskFileOptions(flags: TaskFileFlags) {
@@ -96,11 +102,13 @@ export function addReleaseValidateCommand(
       .description(options.description)
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--report <file>', 'validation report JSON to write'),
+    { datasetRecorded: true },
   )
     .option('--overwrite', 'replace an existing report')
-    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+    .action(async (flags: RecordedDatasetFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+      const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
       const report = await options.validate({
-        ...taskFileOptions(flags),
+        ...taskFileOptions({ ...flags, dataset }),
         datasetDir: flags.datasetDir,
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
@@ -116,7 +124,7 @@ export function addReleaseValidateCommand(
 }
 
 /** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
-export interface ExportFlags extends TaskFileFlags {
+export interface ExportFlags extends RecordedDatasetFlags {
   canonical: string
   outputDir: string
   allowLabelGaps: string[]
@@ -132,6 +140,7 @@ export function addExportOptions(command: Command): Command {
     command
       .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
       .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+    { datasetRecorded: true },
   )
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
@@ -143,7 +152,7 @@ export function addExportOptions(command: Command): Command {
 /** Export flags → the export stage's options (absent flags left out). */
 export function exportOptions(flags: ExportFlags) {
   return {
-    ...taskFileOptions(flags),
+    ...taskFileOptions({ ...flags, dataset: datasetOfCanonical({ canonical: flags.canonical, dataset: flags.dataset }) }),
     canonical: flags.canonical,
     outputDir: flags.outputDir,
     allowLabelGaps: flags.allowLabelGaps,
