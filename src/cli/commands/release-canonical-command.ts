@@ -65,7 +65,9 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
     .action(async (flags: { canonicalDir: string; dataset: string; levelField: string; failedAudit?: string }) => {
       const report = await runQuarantineConflicts(defined({ ...flags }))
-      printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records })
+      if (report.unsplit)
+        process.stderr.write(`note[unsplit] ${report.dataset}: its split was taken back; run \`release canonical split\` again\n`)
+      printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records, unsplit: report.unsplit ?? false })
     })
   canonical
     .command('split')
@@ -99,10 +101,15 @@ export function registerReleaseCanonicalCommand(release: Command): void {
           failedAudit: flags.failedAudit,
         }),
       )
+      const reasons = Object.entries(report.excluded.by_reason).map(([reason, count]) => `${reason} ${count}`)
+      if (reasons.length > 0)
+        process.stderr.write(`note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`)
       printSummary({
         dataset: flags.dataset,
         sizes: report.sizes,
         excluded: report.excluded.count,
+        excluded_by_reason: report.excluded.by_reason,
+        joined_by_prompt_key: report.joined_by_prompt_key,
         train_coverage: report.train_coverage,
       })
     })

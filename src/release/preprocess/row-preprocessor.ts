@@ -159,6 +159,16 @@ export class RowPreprocessor {
       } else this.issue('empty_field_name', this.where(rowNumber, this.headers.get('field_name')), 'field_name is empty')
       return
     }
+    // A merged 表名 cell holds its text in its first row only: the other rows read blank.
+    const tableName = value('table_name')
+    if (!tableName && this.columns.has('table_name')) {
+      this.issue(
+        'empty_table_name',
+        this.where(rowNumber, this.headers.get('table_name')),
+        'table_name is empty (a blank or merged cell): every row needs its own table name',
+      )
+      return
+    }
     const rawLevel = value('data_level')
     const level = normalizeLevel(rawLevel)
     if (level === undefined) {
@@ -184,7 +194,7 @@ export class RowPreprocessor {
     const metadata = {
       database_name: value('database_name'),
       database_description: value('database_description'),
-      table_name: value('table_name'),
+      table_name: tableName,
       table_description: value('table_description'),
       field_name: fieldName,
       field_description: value('field_description'),
