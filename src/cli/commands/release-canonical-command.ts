@@ -103,7 +103,9 @@ export function registerReleaseCanonicalCommand(release: Command): void {
       )
       const reasons = Object.entries(report.excluded.by_reason).map(([reason, count]) => `${reason} ${count}`)
       if (reasons.length > 0)
-        process.stderr.write(`note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`)
+        process.stderr.write(
+          `note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`,
+        )
       printSummary({
         dataset: flags.dataset,
         sizes: report.sizes,

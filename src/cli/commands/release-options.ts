@@ -81,6 +81,7 @@ interface ValidationSummary {
   splits: unknown
   cross_split_errors: unknown
   report_errors: unknown
+  canonical_errors?: unknown
 }
 
 /**
@@ -91,25 +92,34 @@ export function addReleaseValidateCommand(
   parent: Command,
   options: {
     description: string
+    /** Offer `--canonical <file>`: check the release against the records it came from. */
+    canonical?: boolean
     validate(
-      options: ReturnType<typeof taskFileOptions> & { datasetDir: string; report?: string; overwrite?: boolean },
+      options: ReturnType<typeof taskFileOptions> & {
+        datasetDir: string
+        canonical?: string
+        report?: string
+        overwrite?: boolean
+      },
     ): Promise<ValidationSummary>
   },
 ): void {
-  addTaskFileOptions(
+  const command = addTaskFileOptions(
     parent
       .command('validate')
       .description(options.description)
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--report <file>', 'validation report JSON to write'),
     { datasetRecorded: true },
-  )
-    .option('--overwrite', 'replace an existing report')
-    .action(async (flags: RecordedDatasetFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+  ).option('--overwrite', 'replace an existing report')
+  if (options.canonical) command.option('--canonical <file>', 'the canonical all.json it came from (sources, labels and splits)')
+  command.action(
+    async (flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
       const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
       const report = await options.validate({
         ...taskFileOptions({ ...flags, dataset }),
         datasetDir: flags.datasetDir,
+        ...(flags.canonical ? { canonical: flags.canonical } : {}),
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
@@ -118,9 +128,11 @@ export function addReleaseValidateCommand(
         splits: report.splits,
         cross_split_errors: report.cross_split_errors,
         report_errors: report.report_errors,
+        ...(report.canonical_errors ? { canonical_errors: report.canonical_errors } : {}),
       })
       if (!report.valid) process.exitCode = 1
-    })
+    },
+  )
 }
 
 /** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */

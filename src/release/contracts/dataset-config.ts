@@ -49,7 +49,8 @@ export const datasetConfigSchema = z
       context.addIssue({
         code: 'custom',
         path: ['registry_derivation'],
-        message: 'registry_derivation "dataset-universe" (a registry derived from the dataset\'s own labels) is not supported; build the registry with `release standards build` and use "standard"',
+        message:
+          'registry_derivation "dataset-universe" (a registry derived from the dataset\'s own labels) is not supported; build the registry with `release standards build` and use "standard"',
       })
     }
     if (config.registry_derivation === 'standard' && config.registry_source) {
