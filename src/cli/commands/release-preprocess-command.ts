@@ -23,7 +23,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
   release
     .command('preprocess')
     .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
-    .requiredOption('--input <file.xlsx>', 'the spreadsheet')
+    .requiredOption('--input <file>', 'the spreadsheet (.xlsx) or a UTF-8 .csv file')
     .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
     .requiredOption('--dataset <name>', 'dataset name (part of every record id)')
     .requiredOption('--output <file>', 'processed records JSON to write (refused if it exists)')

@@ -81,8 +81,8 @@ export function readXlsxRows(options: { path: string; sheet?: string }): XlsxRow
     throw new InvalidInputError({
       code: 'unsupported_input',
       path,
-      message: `Expected an .xlsx file, got ${basename(path)}.`,
-      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks are read' }],
+      message: `Expected an .xlsx workbook or a .csv file, got ${basename(path)}.`,
+      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks and .csv files are read' }],
     })
   }
   let chosen = options.sheet ?? ''
