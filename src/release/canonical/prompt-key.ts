@@ -6,9 +6,13 @@
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
 
-/** Prompt keys, with normalised table names cached (a table's name repeats for each of its fields). */
+/**
+ * Prompt keys, with normalised names cached: a table's name repeats for each of its fields, and field
+ * names (id, name, create_time…) repeat across tables.
+ */
 export class PromptKeys {
   private readonly tables = new Map<string, string>()
+  private readonly fields = new Map<string, string>()
 
   of(metadata: CanonicalRecord['metadata']): string {
     let table = this.tables.get(metadata.table_name)
@@ -16,7 +20,12 @@ export class PromptKeys {
       table = normalizeKeyText(metadata.table_name)
       this.tables.set(metadata.table_name, table)
     }
-    return `${normalizeKeyText(metadata.field_name)}\u001f${table}`
+    let field = this.fields.get(metadata.field_name)
+    if (field === undefined) {
+      field = normalizeKeyText(metadata.field_name)
+      this.fields.set(metadata.field_name, field)
+    }
+    return `${field}\u001f${table}`
   }
 }
 
