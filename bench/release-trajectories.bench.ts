@@ -80,6 +80,7 @@ await runReleaseLine({
   ...task,
   out: line,
   stripTrailingCodes: true,
+  allowUnresolved: true,
 })
 // The part-1 line also writes a legacy SFT release; the trajectory line needs only the canonical records.
 const canonical = join(line, 'run', 'canonical', 'steel_demo', 'all.json')

@@ -69,6 +69,7 @@ async function splitCanonical(): Promise<{ canonical: string; dir: string }> {
     processed: join(dir, 'processed.json'),
     registry: fixture.path('registry'),
     corpus: fixture.path('corpus'),
+    allowUnresolved: true,
   })
   await runQuarantineConflicts({ canonicalDir: join(dir, 'canonical'), dataset: fixture.dataset })
   await runCanonicalSplit({ canonicalDir: join(dir, 'canonical'), dataset: fixture.dataset, splitType: 'random', seed: 42 })
@@ -363,6 +364,7 @@ describe('the in-process line stops before publishing anything', () => {
         ...releaseLineFiles(fixture),
         out,
         stripTrailingCodes: true,
+        allowUnresolved: true,
         quarantine: false,
       }),
     )

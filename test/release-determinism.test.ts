@@ -79,6 +79,15 @@ describe('release line determinism', () => {
     expect(moved.length).toBeGreaterThan(20)
     const sizes = (list: Record<string, unknown>[]) =>
       ['train', 'val', 'test'].map((split) => list.filter((record) => record.split === split).length)
-    expect(sizes(after)).toEqual(sizes(before))
+    // The deal gives exact sizes; records sharing a prompt key then follow their first (decision 0039), so
+    // the sizes move by at most the records joined.
+    const total = (list: number[]) => list.reduce((sum, size) => sum + size, 0)
+    expect(total(sizes(after))).toBe(total(sizes(before)))
+    const joined = (root: string) =>
+      JSON.parse(readFileSync(join(root, 'run/canonical/steel_demo/split_report.json'), 'utf8')).joined_by_prompt_key as number
+    const slack = joined(first) + joined(reseeded)
+    sizes(after).forEach((size, index) => {
+      expect(Math.abs(size - (sizes(before)[index] as number))).toBeLessThanOrEqual(slack)
+    })
   })
 })

@@ -93,6 +93,7 @@ describe('release stages through the CLI, in the runbook order', () => {
       '--corpus-dir',
       join(fixture.demo, 'assets/corpora'),
       '--formal',
+      '--allow-unresolved',
     ])
     expect(build.status).toBe(0)
     expect(lastJson(build.stdout).status_counts).toMatchObject({

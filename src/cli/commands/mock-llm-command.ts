@@ -10,9 +10,11 @@ import { ScriptedPolicyModel } from '../../agent/scripted/scripted-policy-model.
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
 import { type ChatFormatId, chatFormatIds } from '../../chat/chat-format.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+import { releaseScriptedModel } from './mock-llm-release.js'
 
 interface MockLlmOptions {
   env: string
@@ -29,6 +31,12 @@ interface MockLlmOptions {
   latencyMs: number
   apiKeyEnv?: string
   usage: boolean
+  release?: string
+  split?: string
+  registry?: string
+  corpus?: string
+  taskConfig?: string
+  gradingManifest?: string
 }
 
 export function registerMockLlmCommand(program: Command): void {
@@ -53,17 +61,42 @@ export function registerMockLlmCommand(program: Command): void {
     .option('--latency-ms <n>', 'delay before every answer', parseInteger, 0)
     .option('--api-key-env <var>', 'require the key in this environment variable as a bearer token')
     .option('--no-usage', 'report no token usage (otherwise counted with the Qwen3 tokenizer)')
+    .option('--release <dir>', 'grading-v1: play the rows of this RL release (what `gate rollout --release` sends)')
+    .option('--split <name>', 'the release split (with --release)', 'val')
+    .option('--registry <file>', 'leaf registry the release was built from (with --release)')
+    .option('--corpus <file>', 'category corpus the release was built from (with --release)')
+    .option('--task-config <file>', 'task config the release was built from (with --release)')
+    .option('--grading-manifest <file>', 'grading manifest (with --release)')
     .action(async (options: MockLlmOptions) => {
-      const dataset = await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })
-      const model = new ScriptedPolicyModel({
-        envId: options.env,
-        policy: options.policy,
-        rows: dataset.rows,
-        envs: envRegistry,
-        policies: policyRegistry,
-        callsPerTurn: options.callsPerTurn,
-        reasoning: options.reasoning === true,
-      })
+      if (options.release && options.env !== gradingV1Spec.id) {
+        throw new InvalidInputError({
+          code: 'invalid_option',
+          path: '--release',
+          message: `--release serves a grading release: use it with --env ${gradingV1Spec.id}.`,
+          issues: [],
+        })
+      }
+      const model = options.release
+        ? await releaseScriptedModel({
+            release: options.release,
+            split: options.split ?? 'val',
+            policy: options.policy,
+            callsPerTurn: options.callsPerTurn,
+            reasoning: options.reasoning === true,
+            ...(options.registry ? { registry: options.registry } : {}),
+            ...(options.corpus ? { corpus: options.corpus } : {}),
+            ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+            ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
+          })
+        : new ScriptedPolicyModel({
+            envId: options.env,
+            policy: options.policy,
+            rows: (await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })).rows,
+            envs: envRegistry,
+            policies: policyRegistry,
+            callsPerTurn: options.callsPerTurn,
+            reasoning: options.reasoning === true,
+          })
       let faults: ReturnType<typeof randomFaults> | undefined
       if (options.faults) {
         try {

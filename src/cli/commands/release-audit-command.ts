@@ -61,6 +61,7 @@ export function registerReleaseAuditCommand(release: Command): void {
         status: report.status,
         records_audited: report.records_audited,
         conflict_keys: report.conflict_keys,
+        cross_split_keys: report.cross_split_keys,
         report: flags.report,
       })
       if (!passed) process.exitCode = 1

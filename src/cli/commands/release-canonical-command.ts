@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { type RunCanonicalBuildOptions, runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
 import { runCanonicalSplit } from '../../release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../../release/canonical/run-quarantine-conflicts.js'
+import { unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { parseInteger } from '../parse-options.js'
 import { parseRatio, printSummary } from './release-options.js'
 
@@ -44,9 +45,16 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--overwrite', 'replace an existing canonical dataset')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
+    .option('--allow-unresolved', 'publish even when labelled records resolve to no category (counted in the report)')
     .action(async (flags: RunCanonicalBuildOptions) => {
       const report = await runCanonicalBuild(defined({ ...flags }))
-      printSummary({ dataset: report.dataset, output_records: report.output_records, status_counts: report.status_counts })
+      for (const line of unresolvedLines(report.dataset, report.labels)) process.stderr.write(`${line}\n`)
+      printSummary({
+        dataset: report.dataset,
+        output_records: report.output_records,
+        status_counts: report.status_counts,
+        labels: report.labels,
+      })
     })
   canonical
     .command('quarantine-conflicts')
@@ -57,7 +65,9 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
     .action(async (flags: { canonicalDir: string; dataset: string; levelField: string; failedAudit?: string }) => {
       const report = await runQuarantineConflicts(defined({ ...flags }))
-      printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records })
+      if (report.unsplit)
+        process.stderr.write(`note[unsplit] ${report.dataset}: its split was taken back; run \`release canonical split\` again\n`)
+      printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records, unsplit: report.unsplit ?? false })
     })
   canonical
     .command('split')
@@ -91,10 +101,17 @@ export function registerReleaseCanonicalCommand(release: Command): void {
           failedAudit: flags.failedAudit,
         }),
       )
+      const reasons = Object.entries(report.excluded.by_reason).map(([reason, count]) => `${reason} ${count}`)
+      if (reasons.length > 0)
+        process.stderr.write(
+          `note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`,
+        )
       printSummary({
         dataset: flags.dataset,
         sizes: report.sizes,
         excluded: report.excluded.count,
+        excluded_by_reason: report.excluded.by_reason,
+        joined_by_prompt_key: report.joined_by_prompt_key,
         train_coverage: report.train_coverage,
       })
     })

@@ -11,6 +11,7 @@ import { registerReleaseMixtureCommand } from './release-mixture-command.js'
 import { registerReleasePreprocessCommand } from './release-preprocess-command.js'
 import { registerReleaseRlCommand } from './release-rl-command.js'
 import { registerReleaseSftCommand } from './release-sft-command.js'
+import { registerReleaseStandardsCommand } from './release-standards-command.js'
 import { registerReleaseTrajectoriesCommand } from './release-trajectories-command.js'
 
 export function registerReleaseCommand(program: Command): void {
@@ -25,4 +26,5 @@ export function registerReleaseCommand(program: Command): void {
   registerReleaseTrajectoriesCommand(release)
   registerReleaseRlCommand(release)
   registerReleaseMixtureCommand(release)
+  registerReleaseStandardsCommand(release)
 }

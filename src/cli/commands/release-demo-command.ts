@@ -1,10 +1,11 @@
 /** @module cli: `releaseops release demo-data` and `releaseops release pipeline`. */
 import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { type LabelAccounting, unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
-import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
 
 interface PipelineFlags extends Partial<TaskFileFlags> {
   demo?: boolean
@@ -18,6 +19,8 @@ interface PipelineFlags extends Partial<TaskFileFlags> {
   classificationStandard?: string
   gradingStandard?: string
   stripTrailingCodes?: boolean
+  keepTrailingCodes?: boolean
+  allowUnresolved?: boolean
   formal?: boolean
   quarantine: boolean
 }
@@ -66,7 +69,9 @@ export function registerReleaseDemoCommands(release: Command): void {
       .option('--config-file <file>', 'datasets config (without --demo)')
       .option('--classification-standard <file>', 'classification standard (without --demo)')
       .option('--grading-standard <file>', 'grading standard the audit hashes (without --demo)')
-      .option('--strip-trailing-codes', 'remove trailing codes from labels')
+      .option('--strip-trailing-codes', 'remove trailing codes from labels (the default)')
+      .option('--keep-trailing-codes', 'keep trailing codes in labels')
+      .option('--allow-unresolved', 'publish even when labelled records resolve to no category')
       .option('--formal', 'only allow datasets in formal_datasets of --config-file')
       .option('--no-quarantine', 'stop at the audit instead of quarantining conflicting records'),
     { required: false },
@@ -100,11 +105,14 @@ export function registerReleaseDemoCommands(release: Command): void {
             out: flags.out,
             seed: flags.seed,
             quarantine: flags.quarantine,
-            ...(flags.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+            stripTrailingCodes: trailingCodes(flags),
+            ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
             ...(flags.formal ? { formal: true } : {}),
             onStage: stageLogger,
           })
         })()
+    const built = (result.report.stages as { canonical_build: { labels: LabelAccounting } }).canonical_build
+    for (const line of unresolvedLines(String(result.report.dataset), built.labels)) process.stderr.write(`${line}\n`)
     printSummary(result.report)
     if (!result.valid) process.exitCode = 1
   })

@@ -1,5 +1,7 @@
 /** @module cli: option helpers shared by the `releaseops release …` commands. */
 import { type Command, InvalidArgumentError } from 'commander'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { datasetOfCanonical, datasetOfRelease } from '../../release/io/infer-dataset.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -12,16 +14,32 @@ export function parseRatio(value: string): number {
   return parsed
 }
 
+/** Stripping trailing label codes is the default (as in the original); `--keep-trailing-codes` opts out. */
+export function trailingCodes(flags: { stripTrailingCodes?: boolean; keepTrailingCodes?: boolean }): boolean {
+  if (flags.stripTrailingCodes && flags.keepTrailingCodes) {
+    const message = 'give --strip-trailing-codes or --keep-trailing-codes, not both'
+    throw new InvalidInputError({
+      code: 'conflicting_options',
+      path: '--keep-trailing-codes',
+      message,
+      issues: [{ code: 'conflicting_options', path: '--keep-trailing-codes', message }],
+    })
+  }
+  return !flags.keepTrailingCodes
+}
+
 /** Prints a stage's summary as one JSON line on stdout. */
 export function printSummary(summary: unknown): void {
   process.stdout.write(`${JSON.stringify(summary)}\n`)
 }
 
 /** The task files every SFT command takes (optional where another flag supplies them, as `pipeline --demo`). */
-export function addTaskFileOptions(command: Command, options: { required?: boolean } = {}): Command {
+export function addTaskFileOptions(command: Command, options: { required?: boolean; datasetRecorded?: boolean } = {}): Command {
   const add = (flags: string, description: string) =>
     options.required === false ? command.option(flags, description) : command.requiredOption(flags, description)
-  add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
+  // Where the input records its dataset (a canonical build's or a release's report), --dataset may be left out.
+  if (options.datasetRecorded) command.option('--dataset <name>', 'dataset name (default: the one the input records)')
+  else add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
   add('--registry <file>', 'leaf registry JSON')
   add('--corpus <file>', 'category corpus JSON (must cover the registry exactly)')
   return command
@@ -40,6 +58,9 @@ export interface TaskFileFlags {
   gradingConfig?: string
   gradingManifest?: string
 }
+
+/** Task-file flags where `--dataset` may be left out (the input records it). */
+export type RecordedDatasetFlags = Omit<TaskFileFlags, 'dataset'> & { dataset?: string }
 
 /** Commander flags → task options (absent flags left out). */
 export function taskFileOptions(flags: TaskFileFlags) {
@@ -60,6 +81,7 @@ interface ValidationSummary {
   splits: unknown
   cross_split_errors: unknown
   report_errors: unknown
+  canonical_errors?: unknown
 }
 
 /**
@@ -70,23 +92,34 @@ export function addReleaseValidateCommand(
   parent: Command,
   options: {
     description: string
+    /** Offer `--canonical <file>`: check the release against the records it came from. */
+    canonical?: boolean
     validate(
-      options: ReturnType<typeof taskFileOptions> & { datasetDir: string; report?: string; overwrite?: boolean },
+      options: ReturnType<typeof taskFileOptions> & {
+        datasetDir: string
+        canonical?: string
+        report?: string
+        overwrite?: boolean
+      },
     ): Promise<ValidationSummary>
   },
 ): void {
-  addTaskFileOptions(
+  const command = addTaskFileOptions(
     parent
       .command('validate')
       .description(options.description)
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--report <file>', 'validation report JSON to write'),
-  )
-    .option('--overwrite', 'replace an existing report')
-    .action(async (flags: TaskFileFlags & { datasetDir: string; report?: string; overwrite?: boolean }) => {
+    { datasetRecorded: true },
+  ).option('--overwrite', 'replace an existing report')
+  if (options.canonical) command.option('--canonical <file>', 'the canonical all.json it came from (sources, labels and splits)')
+  command.action(
+    async (flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
+      const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
       const report = await options.validate({
-        ...taskFileOptions(flags),
+        ...taskFileOptions({ ...flags, dataset }),
         datasetDir: flags.datasetDir,
+        ...(flags.canonical ? { canonical: flags.canonical } : {}),
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
@@ -95,13 +128,15 @@ export function addReleaseValidateCommand(
         splits: report.splits,
         cross_split_errors: report.cross_split_errors,
         report_errors: report.report_errors,
+        ...(report.canonical_errors ? { canonical_errors: report.canonical_errors } : {}),
       })
       if (!report.valid) process.exitCode = 1
-    })
+    },
+  )
 }
 
 /** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
-export interface ExportFlags extends TaskFileFlags {
+export interface ExportFlags extends RecordedDatasetFlags {
   canonical: string
   outputDir: string
   allowLabelGaps: string[]
@@ -117,6 +152,7 @@ export function addExportOptions(command: Command): Command {
     command
       .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
       .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+    { datasetRecorded: true },
   )
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
@@ -128,7 +164,7 @@ export function addExportOptions(command: Command): Command {
 /** Export flags → the export stage's options (absent flags left out). */
 export function exportOptions(flags: ExportFlags) {
   return {
-    ...taskFileOptions(flags),
+    ...taskFileOptions({ ...flags, dataset: datasetOfCanonical({ canonical: flags.canonical, dataset: flags.dataset }) }),
     canonical: flags.canonical,
     outputDir: flags.outputDir,
     allowLabelGaps: flags.allowLabelGaps,

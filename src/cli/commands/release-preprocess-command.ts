@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
 import { createProgress } from '../progress.js'
-import { printSummary } from './release-options.js'
+import { printSummary, trailingCodes } from './release-options.js'
 
 interface PreprocessFlags {
   input: string
@@ -11,6 +11,7 @@ interface PreprocessFlags {
   output: string
   sheet?: string
   stripTrailingCodes?: boolean
+  keepTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
   overwrite?: boolean
   failedAudit?: string
@@ -22,12 +23,13 @@ export function registerReleasePreprocessCommand(release: Command): void {
   release
     .command('preprocess')
     .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
-    .requiredOption('--input <file.xlsx>', 'the spreadsheet')
+    .requiredOption('--input <file>', 'the spreadsheet (.xlsx) or a UTF-8 .csv file')
     .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
     .requiredOption('--dataset <name>', 'dataset name (part of every record id)')
     .requiredOption('--output <file>', 'processed records JSON to write (refused if it exists)')
     .option('--sheet <name>', 'worksheet to read (default: the first)')
-    .option('--strip-trailing-codes', 'remove codes such as "（B4-1）" from labels (recorded in label_notes)')
+    .option('--strip-trailing-codes', 'remove codes such as "（B4-1）" from labels, recorded in label_notes (the default)')
+    .option('--keep-trailing-codes', 'keep trailing codes in labels (they then rarely resolve)')
     .option('--skip-empty-field-name', 'skip rows without a field name instead of failing')
     .option('--overwrite', 'replace an existing output file')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output>.failed.json)')
@@ -42,7 +44,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
           dataset: flags.dataset,
           output: flags.output,
           ...(flags.sheet ? { sheet: flags.sheet } : {}),
-          ...(flags.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+          stripTrailingCodes: trailingCodes(flags),
           ...(flags.skipEmptyFieldName ? { skipEmptyFieldName: true } : {}),
           ...(flags.overwrite ? { overwrite: true } : {}),
           ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),

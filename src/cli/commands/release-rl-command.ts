@@ -42,6 +42,7 @@ export function registerReleaseRlCommand(release: Command): void {
     printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
   })
   addReleaseValidateCommand(rl, {
+    canonical: true,
     description: 'Read an RL release back and check every row, stage pair, order, split overlap and hash; exit 1 if invalid.',
     validate: runRlValidate,
   })

@@ -4,13 +4,21 @@
  */
 import { type Command, InvalidArgumentError } from 'commander'
 import type { SplitName } from '../../release/contracts/canonical-record.js'
+import { datasetOfRelease } from '../../release/io/infer-dataset.js'
 import { runTrajectoryCollect } from '../../release/trajectories/run-trajectory-collect.js'
 import { runTrajectoryExport } from '../../release/trajectories/run-trajectory-export.js'
 import { runTrajectoryStats } from '../../release/trajectories/run-trajectory-stats.js'
 import { runTrajectoryValidate } from '../../release/trajectories/run-trajectory-validate.js'
 import { type ThinkOverLimitPolicy, thinkOverLimitPolicies } from '../../release/trajectories/trajectory-format.js'
 import { createProgress } from '../progress.js'
-import { addTaskFileOptions, collect, printSummary, type TaskFileFlags, taskFileOptions } from './release-options.js'
+import {
+  addTaskFileOptions,
+  collect,
+  printSummary,
+  type RecordedDatasetFlags,
+  type TaskFileFlags,
+  taskFileOptions,
+} from './release-options.js'
 
 function positiveInteger(value: string): number {
   const parsed = Number(value)
@@ -146,11 +154,13 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--canonical <file>', 'the canonical all.json it came from (checks provenance, labels and splits)')
       .option('--report <file>', 'validation report JSON to write'),
+    { datasetRecorded: true },
   )
     .option('--overwrite', 'replace an existing report')
-    .action((flags: TaskFileFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
+    .action((flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
+      const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
       const report = runTrajectoryValidate({
-        ...taskFileOptions(flags),
+        ...taskFileOptions({ ...flags, dataset }),
         datasetDir: flags.datasetDir,
         ...(flags.canonical ? { canonical: flags.canonical } : {}),
         ...(flags.report ? { report: flags.report } : {}),

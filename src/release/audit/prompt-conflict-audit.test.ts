@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { crossSplitKeyCount } from '../canonical/prompt-key.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import {
   auditPassed,
@@ -125,7 +126,22 @@ describe('prompt-conflict audit', () => {
       { key: 'coil_no\u001fpr_coil', targets: ['B4-1\0L2', 'B4-1\0L3'], ids: ['5', '6'] },
     ])
     const remaining = records.filter((item) => !conflicting.has(item.id))
-    expect(auditPromptConflicts({ ...optionsOf(remaining), groups: derived })).toEqual(auditPromptConflicts(optionsOf(remaining)))
+    expect(
+      auditPromptConflicts({ ...optionsOf(remaining), groups: derived, crossSplitKeys: crossSplitKeyCount(remaining) }),
+    ).toEqual(auditPromptConflicts(optionsOf(remaining)))
+  })
+
+  it('fails when one prompt key is shown in two splits, even with one target (issue 16, fix 5)', () => {
+    // Copies of a table in two databases: the same prompt, the same labels, in train and in val.
+    const records = [
+      record('1', 'salary', 'hr_employee', 'C5-2', 'L4'),
+      record('2', 'Salary', ' hr_employee', 'C5-2', 'L4', 'val'),
+      record('3', 'emp_name', 'hr_employee', 'C5-1', 'L2', 'val'),
+    ]
+    const report = auditPromptConflicts(optionsOf(records))
+    expect(report).toMatchObject({ status: 'failed', conflict_keys: 0, cross_split_keys: 1 })
+    expect(auditPassed(report)).toBe(false)
+    expect(crossSplitKeyCount(records.slice(1))).toBe(0)
   })
 
   it('bundles per-dataset reports deterministically; a resolved record without a level is an error', () => {

@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
+import { crossSplitKeyCount } from '../canonical/prompt-key.js'
 import { sortByKey } from '../canonical/sort-by-key.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 
@@ -34,6 +35,8 @@ export interface DatasetAuditReport {
   prompt_key_sha256: string
   conflict_keys: number
   conflicting_records: number
+  /** Prompt keys shown in more than one split (identical prompts on both sides of a split): fails the audit. */
+  cross_split_keys: number
   conflicts: PromptConflict[]
 }
 
@@ -48,6 +51,7 @@ export interface BundleAuditReport {
   prompt_key_sha256: string
   conflict_keys: number
   conflicting_records: number
+  cross_split_keys: number
 }
 
 export interface GroupOptions {
@@ -67,6 +71,8 @@ export interface AuditOptions extends GroupOptions {
   keyHashes?: Map<string, string>
   /** The records already grouped (built while they were made); `records` is then not read again. */
   groups?: PromptKeyGroups
+  /** Prompt keys in more than one split, when known (with `groups`); else counted over `records`. */
+  crossSplitKeys?: number
 }
 
 /** One prompt key's records: their targets (`category\0level`) and ids. */
@@ -254,10 +260,11 @@ export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport 
       target_sha256: targets.map((target) => sha256(target)).sort(),
     })
   }
+  const crossSplit = options.crossSplitKeys ?? (options.groups ? 0 : crossSplitKeyCount(options.records))
   return {
     dataset: options.dataset,
     format: datasetAuditFormat,
-    status: conflicts.length === 0 ? 'passed' : 'failed',
+    status: conflicts.length === 0 && crossSplit === 0 ? 'passed' : 'failed',
     split: options.split,
     classification_standard_sha256: options.classificationSha256,
     grading_standard_sha256: options.gradingSha256,
@@ -266,6 +273,7 @@ export function auditPromptConflicts(options: AuditOptions): DatasetAuditReport 
     prompt_key_sha256: sha256(...ordered.map((item) => item.key)),
     conflict_keys: conflicts.length,
     conflicting_records: conflicts.reduce((sum, conflict) => sum + conflict.record_count, 0),
+    cross_split_keys: crossSplit,
     conflicts,
   }
 }
@@ -291,12 +299,13 @@ export function bundleAuditReports(reports: readonly DatasetAuditReport[], split
     prompt_key_sha256: sha256(...ordered.map((report) => `${report.dataset}\0${report.prompt_key_sha256}`)),
     conflict_keys: ordered.reduce((sum, report) => sum + report.conflict_keys, 0),
     conflicting_records: ordered.reduce((sum, report) => sum + report.conflicting_records, 0),
+    cross_split_keys: ordered.reduce((sum, report) => sum + report.cross_split_keys, 0),
   }
 }
 
-/** The gate: passed with zero conflict keys. */
-export function auditPassed(report: { status: string; conflict_keys: number }): boolean {
-  return report.status === 'passed' && report.conflict_keys === 0
+/** The gate: passed with zero conflict keys (and no prompt in two splits). */
+export function auditPassed(report: { status: string; conflict_keys: number; cross_split_keys?: number }): boolean {
+  return report.status === 'passed' && report.conflict_keys === 0 && (report.cross_split_keys ?? 0) === 0
 }
 
 /**

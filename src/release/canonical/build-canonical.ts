@@ -12,6 +12,7 @@ import type { DatasetConfig } from '../contracts/dataset-config.js'
 import { type ProcessedRecord, processedRecordSchema } from '../contracts/processed-record.js'
 import { recordLocation } from './record-location.js'
 import { TargetResolver } from './resolve-target.js'
+import { type LabelAccounting, labelAccounting } from './unresolved-labels.js'
 
 export interface CanonicalBuildInput {
   dataset: string
@@ -37,6 +38,8 @@ export interface ResolutionReport {
     code_unresolved: { count: number; by_leaf: Record<string, number> }
     records: { id: string; status: string; row: number | null; reason: string }[]
   }
+  /** Which unresolved records carried a real label (lost) and which had none to resolve. */
+  labels: LabelAccounting
   registry_size: number
 }
 
@@ -182,6 +185,7 @@ export class CanonicalBuilder {
         code_unresolved: { count: count(this.uncoded), by_leaf: sorted(this.uncoded) },
         records: this.unresolved,
       },
+      labels: labelAccounting(Object.fromEntries(this.statuses)),
       registry_size: this.options.registry.categories.length,
     }
   }

@@ -18,6 +18,7 @@ import { readRecordArray, writeRecordArray } from '../io/record-array-file.js'
 import { sha256Hex } from '../io/sha256.js'
 import { buildCanonicalRecords, codeByLeafName, type ResolutionReport } from './build-canonical.js'
 import { loadDatasetsFile } from './load-datasets-file.js'
+import { checkLostLabels } from './unresolved-labels.js'
 
 export interface RunCanonicalBuildOptions {
   dataset: string
@@ -34,6 +35,8 @@ export interface RunCanonicalBuildOptions {
   formal?: boolean
   overwrite?: boolean
   failedAudit?: string
+  /** Publish even when labelled records resolve to no category (they are still counted and reported). */
+  allowUnresolved?: boolean
 }
 
 export function pickPath(options: { file?: string; directory?: string; name: string; flag: string }): string {
@@ -111,7 +114,9 @@ export function loadCanonicalInputs(options: {
       issues: [{ code: 'missing_option', path: '--corpus', message: 'required for id_strategy code' }],
     })
   }
-  const codes = codeByLeafName(corpus, options.corpus ?? 'corpus')
+  // Only code ids need a leaf name → code map: path ids exist so that leaf names may repeat (decision 0039).
+  const codes =
+    config.id_strategy === 'code' ? codeByLeafName(corpus, options.corpus ?? 'corpus') : { map: new Map(), issues: [] }
   if (codes.issues.length > 0) {
     throw new InvalidInputError({
       code: 'ambiguous_leaf_code',
@@ -186,6 +191,12 @@ export async function runCanonicalBuild(options: RunCanonicalBuildOptions): Prom
         codeByLeaf: inputs.codeByLeaf,
       })
       throwBuildIssues(processedPath, built.issues)
+      checkLostLabels({
+        dataset: options.dataset,
+        accounting: built.report.labels,
+        allow: options.allowUnresolved ?? false,
+        examples: built.report.unresolved.records,
+      })
       const report = { ...built.report, inputs: { processed_sha256: processed.sha256, ...inputs.hashes } }
       await publishDirectory({
         target: output,

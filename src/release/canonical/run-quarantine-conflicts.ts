@@ -2,11 +2,11 @@
  * @module release/canonical: `releaseops release canonical quarantine-conflicts`: the remedy when the
  * prompt audit fails. Every resolved record in a prompt-key group with more than one target becomes
  * `prompt_conflict` (its target kept as `quarantined_target`), since nothing tells which label is right.
- * Runs before `split`, so splits never hold quarantined records.
+ * Runs before `split`, so splits never hold quarantined records; run after a split (the runbook audits
+ * the split records), it also takes the split back, so `canonical split` runs again without a rebuild.
  */
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { conflictingRecordIds } from '../audit/prompt-conflict-audit.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
@@ -21,6 +21,8 @@ export interface QuarantineReport {
   level_field: string
   quarantined_records: number
   record_ids: string[]
+  /** The dataset was split: every split was cleared (and split_report.json removed) for a fresh split. */
+  unsplit?: boolean
 }
 
 /** Marks every resolved record of a conflicting prompt-key group as `prompt_conflict` (pure). */
@@ -81,23 +83,22 @@ export async function runQuarantineConflicts(options: {
     },
     async () => {
       const levelField = options.levelField ?? 'data_level'
-      if (existsSync(join(directory, 'split_report.json'))) {
-        const path = join(directory, 'split_report.json')
-        throw new InvalidInputError({
-          code: 'already_split',
-          path,
-          message: `${options.dataset} is already split; quarantine conflicts before \`canonical split\` (rebuild the canonical dataset first).`,
-          issues: [{ code: 'already_split', path, message: 'quarantine runs before split' }],
-        })
-      }
-      const { records } = loadCanonicalRecords(join(directory, 'all.json'))
-      const { records: updated, report } = quarantineConflicts({ records, dataset: options.dataset, levelField })
+      const wasSplit = existsSync(join(directory, 'split_report.json'))
+      const loaded = loadCanonicalRecords(join(directory, 'all.json')).records
+      // A split is taken back: the records are as the build left them, and the next split starts afresh.
+      const records = wasSplit
+        ? loaded.map((record) => Object.assign({}, record, { split: null, split_exclusion_reason: null }))
+        : loaded
+      const quarantined = quarantineConflicts({ records, dataset: options.dataset, levelField })
+      const updated = quarantined.records
+      const report: QuarantineReport = wasSplit ? { ...quarantined.report, unsplit: true } : quarantined.report
       await publishDirectory({
         target: directory,
         replace: true,
         build(staging) {
           for (const name of readdirSync(directory)) {
-            if (name !== 'all.json' && name !== 'quarantine_report.json') copyFileSync(join(directory, name), join(staging, name))
+            if (name !== 'all.json' && name !== 'quarantine_report.json' && name !== 'split_report.json')
+              copyFileSync(join(directory, name), join(staging, name))
           }
           writeRecordArray(join(staging, 'all.json'), updated)
           writeFileSync(join(staging, 'quarantine_report.json'), `${JSON.stringify(report, null, 2)}\n`)

@@ -145,3 +145,38 @@ describe('splitRecords', () => {
     expect(report.group_key).toBe('metadata.table_name')
   })
 })
+
+describe('identical prompts stay in one split (issue 16, fix 5)', () => {
+  it('copies of a table in other databases follow the first copy, so no prompt key crosses splits', () => {
+    // 40 tables, each copied into three databases: the same field and table names give the same prompt.
+    const records: CanonicalRecord[] = []
+    for (let table = 0; table < 40; table++)
+      for (const database of ['ods', 'dwd', 'his']) {
+        const copy = record(`${database}-${table}`, `C${table % 4}`, `L${(table % 3) + 1}`, `patient_${table}`)
+        copy.metadata = { ...copy.metadata, database_name: database, field_name: `name_${table}` }
+        records.push(copy)
+      }
+    const { records: split, report } = splitRecords(records, options)
+    const splitsOf = new Map<string, Set<string>>()
+    for (const item of split) {
+      const key = `${item.metadata.field_name}/${item.metadata.table_name}`
+      splitsOf.set(key, (splitsOf.get(key) ?? new Set()).add(item.split as string))
+    }
+    expect([...splitsOf.values()].every((splits) => splits.size === 1)).toBe(true)
+    expect(report.joined_by_prompt_key).toBeGreaterThan(0)
+    expect(report.cross_split_prompt_keys).toBe(0)
+    expect(report.sizes.val + report.sizes.test).toBeGreaterThan(0)
+  })
+
+  it('a group split by database reports the prompt keys it lets cross', () => {
+    const records = ['ods', 'dwd', 'his', 'lis'].flatMap((database) =>
+      [0, 1, 2].map((table) => {
+        const copy = record(`${database}-${table}`, 'C1', 'L1', `t${table}`)
+        copy.metadata = { ...copy.metadata, database_name: database, field_name: `f${table}` }
+        return copy
+      }),
+    )
+    const { report } = splitRecords(records, { ...options, splitType: 'group', groupKey: 'metadata.database_name' })
+    expect(report.cross_split_prompt_keys).toBe(3)
+  })
+})

@@ -4,14 +4,16 @@
  * The pool is sorted by id first, so row order never matters. `random` is stratified by (category_id,
  * level): strata are shuffled, items shuffled within them, and the concatenation is dealt along one evenly
  * interleaved label sequence with exact split sizes — every stratum gets its share ±1. `group` keeps every
- * value of a dotted group key (e.g. `metadata.table_name`) in one split. Other records get `split: null`
- * and a reason.
+ * value of a dotted group key (e.g. `metadata.table_name`) in one split. In a random split, records that
+ * share a prompt key (copies of a table in other databases show the same prompt) follow the first of them
+ * in id order, so no prompt is in two splits. Other records get `split: null` and a reason.
  */
 import { PythonRandom } from '../../core/random/python-random.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
+import { PromptKeys } from './prompt-key.js'
 import { sortByKey } from './sort-by-key.js'
 
-export const splitAlgorithmVersion = 'releaseops-split-v1'
+export const splitAlgorithmVersion = 'releaseops-split-v2'
 
 export interface SplitOptions {
   splitType: 'random' | 'group'
@@ -33,6 +35,10 @@ export interface SplitReport {
   included_size: number
   sizes: Record<SplitName, number>
   excluded: { count: number; by_reason: Record<string, number>; ids: string[] }
+  /** Records moved to the split of an earlier record with the same prompt key (random splits). */
+  joined_by_prompt_key: number
+  /** Prompt keys whose records lie in more than one split (0 for random splits). */
+  cross_split_prompt_keys: number
   distributions: { category_id: Record<SplitName, Record<string, number>>; level: Record<SplitName, Record<string, number>> }
   train_coverage: { missing_categories: string[]; missing_levels: string[] }
 }
@@ -108,6 +114,38 @@ function dealRandom(pool: CanonicalRecord[], options: SplitOptions, rng: PythonR
   return assignment
 }
 
+/** Moves every record to the split of the first record (in id order) with its prompt key; returns how many moved. */
+function joinPromptKeys(pool: CanonicalRecord[], assignment: number[]): number {
+  const keys = new PromptKeys()
+  const first = new Map<string, number>()
+  let moved = 0
+  pool.forEach((record, index) => {
+    const key = keys.of(record.metadata)
+    const earlier = first.get(key)
+    if (earlier === undefined) first.set(key, index)
+    else if (assignment[index] !== assignment[earlier]) {
+      assignment[index] = assignment[earlier] as number
+      moved++
+    }
+  })
+  return moved
+}
+
+/** How many prompt keys have records in more than one split. */
+function crossingKeys(pool: CanonicalRecord[], assignment: number[]): number {
+  const keys = new PromptKeys()
+  const splitOf = new Map<string, number>()
+  pool.forEach((record, index) => {
+    const key = keys.of(record.metadata)
+    const seen = splitOf.get(key)
+    if (seen === undefined) splitOf.set(key, assignment[index] as number)
+    else if (seen !== assignment[index]) splitOf.set(key, -1)
+  })
+  let count = 0
+  for (const value of splitOf.values()) if (value === -1) count++
+  return count
+}
+
 function dealGroups(pool: CanonicalRecord[], options: SplitOptions, rng: PythonRandom): number[] {
   const groups = new Map<string, number[]>()
   pool.forEach((record, index) => {
@@ -176,6 +214,8 @@ export function splitRecords(
   const order = sortByKey(included, (index) => (records[index] as CanonicalRecord).id)
   const pool = order.map((index) => records[index] as CanonicalRecord)
   const assignment = options.splitType === 'random' ? dealRandom(pool, options, rng) : dealGroups(pool, options, rng)
+  const joined = options.splitType === 'random' ? joinPromptKeys(pool, assignment) : 0
+  const crossing = options.splitType === 'random' ? 0 : crossingKeys(pool, assignment)
   const splits: (SplitName | null)[] = new Array(records.length).fill(null)
   order.forEach((index, position) => {
     splits[index] = splitNames[assignment[position] as number] as SplitName
@@ -213,6 +253,8 @@ export function splitRecords(
         by_reason: Object.fromEntries([...byReason].sort(([a], [b]) => compareText(a, b))),
         ids: excluded.map((item) => item.id),
       },
+      joined_by_prompt_key: joined,
+      cross_split_prompt_keys: crossing,
       distributions: { category_id: categories, level: levels },
       train_coverage: { missing_categories: later(categories), missing_levels: later(levels) },
     },

@@ -44,6 +44,22 @@ export const datasetConfigSchema = z
     if (config.identity_fields.length > 0 && !config.identity_fields.includes(config.leaf_level)) {
       context.addIssue({ code: 'custom', path: ['identity_fields'], message: 'leaf_level must be one of identity_fields' })
     }
+    // The derivation decides which registry the build reads (decision 0039): one it cannot honour is refused.
+    if (config.registry_derivation === 'dataset-universe') {
+      context.addIssue({
+        code: 'custom',
+        path: ['registry_derivation'],
+        message:
+          'registry_derivation "dataset-universe" (a registry derived from the dataset\'s own labels) is not supported; build the registry with `release standards build` and use "standard"',
+      })
+    }
+    if (config.registry_derivation === 'standard' && config.registry_source) {
+      context.addIssue({
+        code: 'custom',
+        path: ['registry_source'],
+        message: 'registry_source reads another dataset\'s registry: set registry_derivation to "shared-standard"',
+      })
+    }
     if (config.registry_derivation === 'shared-standard' && !config.registry_source) {
       context.addIssue({
         code: 'custom',

@@ -19,6 +19,7 @@ import { type DemoRowKind, generateDemoSheet } from '../../envs/grading/demo/gen
 import { publishDirectory } from '../io/publish-directory.js'
 import { sha256File } from '../io/sha256.js'
 import { writeXlsx } from '../xlsx/write-xlsx.js'
+import { classificationWorkbook, gradingWorkbook } from './demo-standard-workbooks.js'
 
 export const defaultDemoRows = 2000
 export const defaultDemoSeed = 20261129
@@ -35,6 +36,8 @@ export const demoLayout = {
   classification: `standards/${demoDatasetName}.classification.json`,
   grading: `standards/${demoDatasetName}.grading.json`,
   gradingManifest: 'standards/grading-manifest.json',
+  classificationWorkbook: `standards/${demoDatasetName}.classification.xlsx`,
+  gradingWorkbook: `standards/${demoDatasetName}.grading.xlsx`,
 } as const
 
 export interface DemoDataSummary {
@@ -69,6 +72,11 @@ export async function runDemoData(options: { out: string; rows?: number; seed?: 
       writeJson(at(demoLayout.task), demoTaskConfigJson())
       writeJson(at(demoLayout.classification), demoClassificationStandardJson())
       writeJson(at(demoLayout.grading), demoGradingJson())
+      const standard = demoClassificationStandardJson() as unknown as { entries: Parameters<typeof classificationWorkbook>[0] }
+      writeXlsx(at(demoLayout.classificationWorkbook), [classificationWorkbook(standard.entries)])
+      writeXlsx(at(demoLayout.gradingWorkbook), [
+        gradingWorkbook(demoGradingJson() as unknown as Parameters<typeof gradingWorkbook>[0]),
+      ])
       writeJson(at(demoLayout.gradingManifest), {
         datasets: { [demoDatasetName]: { path: basename(demoLayout.grading), sha256: sha256File(at(demoLayout.grading)) } },
       })

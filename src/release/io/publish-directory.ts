@@ -31,7 +31,35 @@ export interface PublishDirectoryOptions {
   build(staging: string): Promise<void> | void
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Cleans up after a killed publisher of `target`: its staging directories are removed, and a previous
+ * copy it had moved aside is put back when the target is missing (else removed). Live processes' are kept.
+ */
+export function recoverStalePublications(target: string): void {
+  const parent = dirname(target)
+  if (!existsSync(parent)) return
+  const prefix = `.${basename(target)}.`
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue
+    const match = /^(staging|previous)-(\d+)-\d+$/.exec(name.slice(prefix.length))
+    if (!match || processAlive(Number(match[2]))) continue
+    const path = join(parent, name)
+    if (match[1] === 'previous' && !existsSync(target)) renameSync(path, target)
+    else rmSync(path, { recursive: true, force: true })
+  }
+}
+
 function prepareStaging(target: string, replace: boolean | undefined): string {
+  recoverStalePublications(target)
   const exists = existsSync(target)
   if (exists && !statSync(target).isDirectory()) throw outputExistsError(target)
   if (exists && !replace && isNonEmptyDirectory(target)) throw outputExistsError(target)

@@ -76,7 +76,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   const timed = stageTimer(inputs.record)
   const levelField = inputs.loaded.task.grading.gt_field
   const keyHashes = new Map<string, string>()
-  const audit = (auditedGroups: PromptKeyGroups): BundleAuditReport =>
+  const audit = (auditedGroups: PromptKeyGroups, crossSplitKeys = 0): BundleAuditReport =>
     bundleAuditReports(
       [
         auditPromptConflicts({
@@ -89,6 +89,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
           source: 'canonical',
           keyHashes,
           groups: auditedGroups,
+          crossSplitKeys,
         }),
       ],
       'all',
@@ -186,7 +187,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
         const kept = groups.withoutConflicts()
         if (kept.audited !== split.report.included_size)
           throw new Error(`the split holds ${split.report.included_size} resolved records, the audit grouping ${kept.audited}`)
-        return { rawAudit, finalAudit: audit(kept) }
+        return { rawAudit, finalAudit: audit(kept, split.report.cross_split_prompt_keys) }
       },
     )
     if (!auditPassed(audits.finalAudit))

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { basename, relative } from 'node:path'
 import type { BundleAuditReport } from '../audit/prompt-conflict-audit.js'
 import { stableJson } from '../audit/run-prompt-audit.js'
+import type { LabelAccounting } from '../canonical/unresolved-labels.js'
 import { writeFileAtomic } from '../io/atomic-file.js'
 import { sha256File, sha256Hex } from '../io/sha256.js'
 import type { SftExportReport } from '../sft/export-legacy-sft.js'
@@ -18,7 +19,7 @@ export function lineReport(parts: {
   layout: ReturnType<typeof releaseLineLayout>
   processed: { data_rows: number; records: number; exact_duplicates: { count: number }; sha256: string }
   canonicalSha256: string
-  built: { status_counts: Record<string, number> }
+  built: { status_counts: Record<string, number>; labels: LabelAccounting }
   rawAudit: BundleAuditReport
   finalAudit: BundleAuditReport
   quarantine: { quarantined_records: number } | undefined
@@ -38,7 +39,11 @@ export function lineReport(parts: {
         exact_duplicates: parts.processed.exact_duplicates.count,
         output: artifact(layout.processed),
       },
-      canonical_build: { status_counts: parts.built.status_counts, output: artifact(layout.canonical) },
+      canonical_build: {
+        status_counts: parts.built.status_counts,
+        labels: parts.built.labels,
+        output: artifact(layout.canonical),
+      },
       audit_before_split: {
         status: parts.rawAudit.status,
         conflict_keys: parts.rawAudit.conflict_keys,

@@ -10,6 +10,7 @@ import { basename } from 'node:path'
 import { PromptKeyGroups } from '../audit/prompt-conflict-audit.js'
 import { CanonicalBuilder } from '../canonical/build-canonical.js'
 import { loadCanonicalInputs, throwBuildIssues } from '../canonical/run-canonical-build.js'
+import { checkLostLabels } from '../canonical/unresolved-labels.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
 import { writeFileAtomicAsync } from '../io/atomic-file.js'
 import { isNonEmptyDirectory, outputExistsError } from '../io/publish-directory.js'
@@ -34,6 +35,8 @@ export interface ReleaseLineOptions extends TaskOptions {
   out: string
   seed?: number
   stripTrailingCodes?: boolean
+  /** Publish even when labelled records resolve to no category (see `checkLostLabels`). */
+  allowUnresolved?: boolean
   formal?: boolean
   /** When the audit finds conflicts: quarantine them and go on (default), or stop. */
   quarantine?: boolean
@@ -125,7 +128,7 @@ async function runLine(
                   input: options.input,
                   mapping,
                   dataset: options.dataset,
-                  ...(options.stripTrailingCodes ? { stripTrailingCodes: true } : {}),
+                  ...(options.stripTrailingCodes === false ? { stripTrailingCodes: false } : {}),
                   onRecord(record) {
                     writer.add(record)
                     const position = builder.records.length
@@ -148,9 +151,15 @@ async function runLine(
         return { ...(result as NonNullable<typeof result>), sha256 }
       },
     )
+    const resolution = builder.report()
+    checkLostLabels({
+      dataset: options.dataset,
+      accounting: resolution.labels,
+      allow: options.allowUnresolved ?? false,
+      examples: resolution.unresolved.records,
+    })
     // The SFT writer threads start now: their start-up overlaps the split and the audits.
     writers = SftWriters.start(loaded.assets)
-    const resolution = builder.report()
     const published = await publishReleaseLine({
       dataset: options.dataset,
       seed: options.seed ?? 42,

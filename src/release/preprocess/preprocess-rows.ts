@@ -17,6 +17,7 @@ export interface PreprocessRowsOptions {
   mapping: ColumnMapping
   dataset: string
   sheet?: string
+  /** Remove trailing codes such as "（B4-1）" from labels (default true, as the original always does). */
   stripTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
   onProgress?: (rows: number) => void
@@ -66,7 +67,7 @@ export async function preprocessRows(
               sheet: source.sheetName(),
             },
             mapping: options.mapping,
-            stripTrailingCodes: options.stripTrailingCodes ?? false,
+            stripTrailingCodes: options.stripTrailingCodes ?? true,
             skipEmptyFieldName: options.skipEmptyFieldName ?? false,
             ...(options.onRecord ? { onRecord: options.onRecord } : {}),
           },

@@ -65,8 +65,16 @@ describe('RowPreprocessor', () => {
     })
   })
 
-  it('keeps trailing codes unless asked to strip them, and can skip rows without a field name', () => {
-    const processor = new RowPreprocessor({ source, mapping, skipEmptyFieldName: true }, header)
+  it('strips trailing codes by default, as the original does (issue 16, fix 2)', () => {
+    const processor = new RowPreprocessor({ source, mapping }, header)
+    processor.add(2, ['m', 't', 'f', '', '', '生产实绩（B4-1）', '2', ''])
+    const { records } = processor.finish()
+    expect(records[0]?.classification.level_4).toBe('生产实绩')
+    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'stripped' }])
+  })
+
+  it('keeps trailing codes when asked to, and can skip rows without a field name', () => {
+    const processor = new RowPreprocessor({ source, mapping, skipEmptyFieldName: true, stripTrailingCodes: false }, header)
     processor.add(2, ['m', 't', 'f', '', '', '生产实绩（B4-1）', '2', ''])
     processor.add(3, ['m', 't', ' ', '', '', 'x', '2', ''])
     const { records, report } = processor.finish()

@@ -29,7 +29,7 @@ export interface PreprocessSource {
 export interface PreprocessOptions {
   source: PreprocessSource
   mapping: ColumnMapping
-  /** Remove trailing codes such as "（B4-1）" from labels (always recorded in `label_notes`). */
+  /** Remove trailing codes such as "（B4-1）" from labels (default; always recorded in `label_notes`). */
   stripTrailingCodes?: boolean
   /** Skip rows without a field name instead of failing. */
   skipEmptyFieldName?: boolean
@@ -159,6 +159,16 @@ export class RowPreprocessor {
       } else this.issue('empty_field_name', this.where(rowNumber, this.headers.get('field_name')), 'field_name is empty')
       return
     }
+    // A merged 表名 cell holds its text in its first row only: the other rows read blank.
+    const tableName = value('table_name')
+    if (!tableName && this.columns.has('table_name')) {
+      this.issue(
+        'empty_table_name',
+        this.where(rowNumber, this.headers.get('table_name')),
+        'table_name is empty (a blank or merged cell): every row needs its own table name',
+      )
+      return
+    }
     const rawLevel = value('data_level')
     const level = normalizeLevel(rawLevel)
     if (level === undefined) {
@@ -175,15 +185,16 @@ export class RowPreprocessor {
       let label = value(field)
       const code = detectTrailingCode(label)
       if (code) {
-        if (this.options.stripTrailingCodes) label = stripTrailingCode(label)
-        notes.push({ field, code, action: this.options.stripTrailingCodes ? 'stripped' : 'kept' })
+        const strip = this.options.stripTrailingCodes !== false
+        if (strip) label = stripTrailingCode(label)
+        notes.push({ field, code, action: strip ? 'stripped' : 'kept' })
       }
       classification[field] = label
     }
     const metadata = {
       database_name: value('database_name'),
       database_description: value('database_description'),
-      table_name: value('table_name'),
+      table_name: tableName,
       table_description: value('table_description'),
       field_name: fieldName,
       field_description: value('field_description'),

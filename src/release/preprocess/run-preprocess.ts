@@ -18,6 +18,7 @@ import { RecordArrayWriter } from '../io/record-array-file.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
+import { readCsvRows } from './read-csv-rows.js'
 import type { PreprocessReport } from './row-preprocessor.js'
 
 export interface RunPreprocessOptions {
@@ -42,9 +43,25 @@ export interface RunPreprocessOptions {
  */
 export function preprocessWorkbook(
   options: PreprocessRowsOptions,
-  source: XlsxRowSource = readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) }),
+  source: XlsxRowSource = openRowSource(options),
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   return preprocessRows(source, options)
+}
+
+/** A `.csv` input is parsed here; a workbook in a worker thread. */
+function openRowSource(options: PreprocessRowsOptions): XlsxRowSource {
+  if (options.input.toLowerCase().endsWith('.csv')) {
+    if (options.sheet) {
+      throw new InvalidInputError({
+        code: 'invalid_option',
+        path: '--sheet',
+        message: '--sheet names a worksheet; a CSV file has none.',
+        issues: [{ code: 'invalid_option', path: '--sheet', message: 'not for CSV input' }],
+      })
+    }
+    return readCsvRows(options.input)
+  }
+  return readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) })
 }
 
 export function loadColumnMapping(path: string): ColumnMapping {

@@ -1,17 +1,29 @@
 /**
  * @module release/rl: `releaseops release rl validate`: an RL release checked against the task files it
- * was exported from (every row rebuilt, stage pairs, order, split overlap, artifact hashes), with an
- * optional report file. The caller exits non-zero when it is invalid.
+ * was exported from (every row rebuilt, stage pairs, order, split overlap, artifact hashes) and, with
+ * `--canonical`, against the canonical records it came from; with an optional report file. The caller
+ * exits non-zero when it is invalid.
  */
+import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { writeJsonReport } from '../io/atomic-file.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
-import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
+import { rlCanonicalErrors } from './check-rl-canonical.js'
+import { type RlValidationReport, readRlRelease } from './validate-rl-release.js'
 
 export async function runRlValidate(
-  options: TaskOptions & { datasetDir: string; report?: string; overwrite?: boolean },
-): Promise<RlValidationReport> {
+  options: TaskOptions & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean },
+): Promise<RlValidationReport & { canonical_errors?: string[] }> {
   const loaded = loadTaskFor(options)
-  const report = await validateRlRelease({ directory: options.datasetDir, dataset: options.dataset, task: loaded.task })
+  const read = await readRlRelease({ directory: options.datasetDir, dataset: options.dataset, task: loaded.task })
+  let report: RlValidationReport & { canonical_errors?: string[] } = read.report
+  if (options.canonical) {
+    const canonical = rlCanonicalErrors({
+      rows: read.rows,
+      records: loadCanonicalRecords(options.canonical).records,
+      levelField: loaded.task.grading.gt_field,
+    })
+    report = { ...report, valid: report.valid && canonical.length === 0, canonical_errors: canonical }
+  }
   if (options.report) {
     writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }

@@ -51,6 +51,8 @@ export interface ValidateTrajectoryReleaseOptions {
 }
 
 export const releaseFiles = [...splitNames.map((split) => `${split}.parquet`), 'export_report.json']
+/** A validator's own report, which the runbook writes into release directories (never hashed, never read). */
+export const validationReportFile = 'validation.json'
 
 const rowChecks = [
   'exact row schema (Parquet schema and every row)',
@@ -68,7 +70,7 @@ const rowChecks = [
   'thoughts: closed, no template tokens, no answer leak, within the token limit',
   'no source id in two splits',
   'export report: format, counts per split and class, source-id digests, artifact hashes',
-  'no other file in the release',
+  'no other file in the release (but a validation.json report)',
 ]
 
 export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOptions): TrajectoryValidationReport {
@@ -88,7 +90,8 @@ export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOpti
   report.dataset = dataset || null
   if (existsSync(options.dir)) {
     for (const name of readdirSync(options.dir).sort())
-      if (!releaseFiles.includes(name)) report.report_errors.push(`unexpected file ${name} in the release`)
+      if (!releaseFiles.includes(name) && name !== validationReportFile)
+        report.report_errors.push(`unexpected file ${name} in the release`)
   }
   const tools = envTools(gradingV1Spec)
   const context: RowCheckContext = {

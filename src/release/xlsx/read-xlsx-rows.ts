@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 import ExcelJS from 'exceljs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { workbookSheets } from './workbook-sheets.js'
 
 export interface XlsxRow {
   /** The spreadsheet row number (1 = the header row). */
@@ -44,6 +45,15 @@ export function cellText(value: unknown): string {
   return String(value)
 }
 
+function sheetNotFound(path: string, sheet: string, names: readonly string[]): InvalidInputError {
+  return new InvalidInputError({
+    code: 'sheet_not_found',
+    path: basename(path),
+    message: `Worksheet "${sheet}" not found in ${basename(path)}; sheets: ${names.join(', ')}.`,
+    issues: [{ code: 'sheet_not_found', path: `${basename(path)}:${sheet}`, message: `sheets are ${names.join(', ')}` }],
+  })
+}
+
 function unreadable(path: string, reason: string): InvalidInputError {
   return new InvalidInputError({
     code: 'xlsx_unreadable',
@@ -71,26 +81,42 @@ export function readXlsxRows(options: { path: string; sheet?: string }): XlsxRow
     throw new InvalidInputError({
       code: 'unsupported_input',
       path,
-      message: `Expected an .xlsx file, got ${basename(path)}.`,
-      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks are read' }],
+      message: `Expected an .xlsx workbook or a .csv file, got ${basename(path)}.`,
+      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks and .csv files are read' }],
     })
   }
   let chosen = options.sheet ?? ''
+  // Names and tab order from the workbook itself (the streaming reader misnames openpyxl/pandas sheets).
+  const sheets = workbookSheets(path)
+  const wanted = sheets && (options.sheet === undefined ? sheets[0] : sheets.find((sheet) => sheet.name === options.sheet))
   async function* rows(): AsyncGenerator<XlsxRow> {
+    if (sheets && sheets.length > 0 && !wanted)
+      throw sheetNotFound(
+        path,
+        options.sheet as string,
+        sheets.map((sheet) => sheet.name),
+      )
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',
       worksheets: 'emit',
-      entries: 'ignore',
+      entries: 'emit',
+    })
+    // The reader announces each worksheet's part number just before it yields the worksheet.
+    let partNumber = ''
+    ;(reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type?: string; id?: unknown }) => {
+      if (entry.type === 'worksheet') partNumber = String(entry.id)
     })
     const seen: string[] = []
     let found = false
     try {
       for await (const worksheet of reader) {
-        const name = (worksheet as unknown as { name: string }).name
+        const part = `xl/worksheets/sheet${partNumber}.xml`
+        const name = sheets?.find((sheet) => sheet.part === part)?.name ?? (worksheet as unknown as { name: string }).name
         seen.push(name)
-        if (found || (options.sheet !== undefined && name !== options.sheet)) {
+        const matches = wanted ? part === wanted.part : options.sheet === undefined || name === options.sheet
+        if (found || !matches) {
           for await (const _ of worksheet) {
             // another sheet: drain it so the zip stream moves on
           }
@@ -111,14 +137,7 @@ export function readXlsxRows(options: { path: string; sheet?: string }): XlsxRow
     }
     if (!found) {
       if (seen.length === 0) throw unreadable(path, 'no worksheet found (not an .xlsx workbook, or corrupt)')
-      throw new InvalidInputError({
-        code: 'sheet_not_found',
-        path: basename(path),
-        message: `Worksheet "${options.sheet}" not found in ${basename(path)}; sheets: ${seen.join(', ')}.`,
-        issues: [
-          { code: 'sheet_not_found', path: `${basename(path)}:${options.sheet}`, message: `sheets are ${seen.join(', ')}` },
-        ],
-      })
+      throw sheetNotFound(path, options.sheet ?? '', seen)
     }
   }
   return { rows: rows(), sheetName: () => chosen }

@@ -11,6 +11,8 @@ export type XlsxCell = string | number | null | undefined
 export interface XlsxSheet {
   name: string
   rows: readonly (readonly XlsxCell[])[]
+  /** Merged ranges such as "A2:A7" (their value lives in the top-left cell), as standards bodies write them. */
+  merges?: readonly string[]
 }
 
 const declaration = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -41,7 +43,7 @@ export function columnName(index: number): string {
   return name
 }
 
-function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => number): string {
+function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => number, merges: readonly string[] = []): string {
   const parts: string[] = [`${declaration}<worksheet xmlns="${mainNamespace}"><sheetData>`]
   rows.forEach((row, rowIndex) => {
     const rowNumber = rowIndex + 1
@@ -56,7 +58,10 @@ function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => nu
     })
     parts.push(`<row r="${rowNumber}">${cells}</row>`)
   })
-  parts.push('</sheetData></worksheet>')
+  parts.push('</sheetData>')
+  if (merges.length > 0)
+    parts.push(`<mergeCells count="${merges.length}">${merges.map((ref) => `<mergeCell ref="${ref}"/>`).join('')}</mergeCells>`)
+  parts.push('</worksheet>')
   return parts.join('')
 }
 
@@ -73,7 +78,7 @@ export function buildXlsx(sheets: readonly XlsxSheet[]): Buffer {
     }
     return index
   }
-  const worksheets = sheets.map((sheet) => worksheetXml(sheet.rows, sharedIndex))
+  const worksheets = sheets.map((sheet) => worksheetXml(sheet.rows, sharedIndex, sheet.merges))
   let references = 0
   for (const sheet of sheets)
     for (const row of sheet.rows) for (const cell of row) if (typeof cell === 'string' && cell) references++

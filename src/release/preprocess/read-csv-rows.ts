@@ -1,0 +1,74 @@
+/**
+ * @module release/preprocess: the rows of a UTF-8 CSV file (RFC 4180: `,` separated, `"` quoted, `""` for a
+ * quote, line breaks inside quotes kept, CRLF or LF, a byte-order mark ignored), as the row source the
+ * preprocessor reads from a worksheet. Row numbers count records, 1 being the header.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+
+/** The sheet name CSV records carry in their provenance. */
+export const csvSheetName = 'csv'
+
+export function parseCsv(text: string, file: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let quoted = false
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  for (; at < text.length; at++) {
+    const char = text[at] as string
+    if (quoted) {
+      if (char !== '"') cell += char
+      else if (text[at + 1] === '"') {
+        cell += '"'
+        at++
+      } else quoted = false
+      continue
+    }
+    if (char === '"' && cell === '') quoted = true
+    else if (char === ',') {
+      row.push(cell)
+      cell = ''
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[at + 1] === '\n') at++
+      row.push(cell)
+      rows.push(row)
+      row = []
+      cell = ''
+    } else cell += char
+  }
+  if (quoted) {
+    throw new InvalidInputError({
+      code: 'csv_unreadable',
+      path: file,
+      message: `${file}: a quoted field is never closed.`,
+      issues: [{ code: 'csv_unreadable', path: `${file}:row ${rows.length + 1}`, message: 'unclosed quote' }],
+    })
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell)
+    rows.push(row)
+  }
+  return rows
+}
+
+export function readCsvRows(path: string): XlsxRowSource {
+  if (!existsSync(path)) {
+    throw new InvalidInputError({
+      code: 'input_missing',
+      path,
+      message: `Input file not found: ${path}`,
+      issues: [{ code: 'input_missing', path, message: 'file not found' }],
+    })
+  }
+  const parsed = parseCsv(readFileSync(path, 'utf8'), basename(path))
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    for (const [index, cells] of parsed.entries()) {
+      if (cells.every((cell) => cell === '')) continue
+      yield { rowNumber: index + 1, cells }
+    }
+  }
+  return { rows: rows(), sheetName: () => csvSheetName }
+}

@@ -1,0 +1,175 @@
+/**
+ * @module release/standards: a classification standard's table (one row a leaf, its ancestors in merged
+ * cells already filled in) and a grading standard's table → the leaf registry, category corpus,
+ * classification standard and grading standard JSON, plus an alignment report (pure). Ids follow the
+ * dataset's strategy: path ids as the canonical build derives them, or the standard's codes.
+ */
+import { removeWhitespace } from '../../envs/grading/text/python-text.js'
+import { normalizeLevel } from '../preprocess/normalize-cell.js'
+
+export interface StandardRow {
+  /** Spreadsheet row number, for the report. */
+  row: number
+  cells: Readonly<Record<string, string>>
+}
+
+export interface StandardsInput {
+  dataset: string
+  idStrategy: 'path' | 'code'
+  source: string
+  classification: { headers: readonly string[]; rows: readonly StandardRow[]; mergedRanges: number }
+  grading: { headers: readonly string[]; rows: readonly StandardRow[] }
+}
+
+const levelHeader = /^([一二三四五六])级(分类|类目)?$/
+const chineseDigits = '一二三四五六'
+const pick = (headers: readonly string[], names: readonly string[]) => headers.find((header) => names.includes(header.trim()))
+const codePattern = /^[A-Z]{1,3}\d+(-\d+)*$/
+
+/** "L3", "3", "三级（敏感）" → "L3"; undefined when it names no level. */
+export function standardLevel(text: string): string | undefined {
+  const direct = normalizeLevel(text)
+  if (direct) return direct
+  const match = /^([一二三四五六])级/.exec(text.trim())
+  return match ? `L${chineseDigits.indexOf(match[1] as string) + 1}` : undefined
+}
+
+export interface AlignmentReport {
+  format: 'standards-alignment-v1'
+  dataset: string
+  id_strategy: 'path' | 'code'
+  status: 'passed' | 'failed'
+  leaves: number
+  merged_ranges: number
+  level_columns: string[]
+  errors: string[]
+  leaves_without_description: { row: number; name: string }[]
+  duplicate_names: { name: string; category_ids: string[] }[]
+  unparsed_codes: { row: number; name: string; code: string }[]
+  unparsed_levels: { row: number; name: string; level: string }[]
+  grading_levels: string[]
+}
+
+export function buildStandards(input: StandardsInput) {
+  const { headers, rows } = input.classification
+  const levelColumns = headers
+    .filter((header) => levelHeader.test(header.trim()))
+    .sort((a, b) => chineseDigits.indexOf(a.trim()[0] as string) - chineseDigits.indexOf(b.trim()[0] as string))
+  const codeColumn = pick(headers, ['编码', '代码', '分类编码', 'code'])
+  const descriptionColumn = pick(headers, ['说明', '描述', '分类说明', '定义', 'description'])
+  const examplesColumn = pick(headers, ['示例', '数据示例', '举例', 'examples'])
+  const levelColumn = pick(headers, ['建议级别', '级别', '分级', '最低级别', 'level'])
+  const report: AlignmentReport = {
+    format: 'standards-alignment-v1',
+    dataset: input.dataset,
+    id_strategy: input.idStrategy,
+    status: 'passed',
+    leaves: 0,
+    merged_ranges: input.classification.mergedRanges,
+    level_columns: levelColumns,
+    errors: [],
+    leaves_without_description: [],
+    duplicate_names: [],
+    unparsed_codes: [],
+    unparsed_levels: [],
+    grading_levels: [],
+  }
+  if (levelColumns.length === 0) report.errors.push('no level columns (一级分类, 二级分类, …) in the classification sheet')
+  if (input.idStrategy === 'code' && !codeColumn) report.errors.push('id_strategy code needs a 编码 column')
+  const categories: {
+    category_id: string
+    name: string
+    description: string
+    path: string[]
+    code: string | null
+    examples: string[]
+    level: string | null
+  }[] = []
+  const ids = new Map<string, number>()
+  const names = new Map<string, string[]>()
+  for (const { row, cells } of rows) {
+    const path = levelColumns.map((column) => (cells[column] ?? '').trim()).filter((part) => part !== '')
+    const name = path.at(-1)
+    if (!name) continue
+    const code = codeColumn ? (cells[codeColumn] ?? '').trim() || null : null
+    const description = descriptionColumn ? (cells[descriptionColumn] ?? '').trim() : ''
+    const examples = examplesColumn
+      ? (cells[examplesColumn] ?? '')
+          .split(/[、,，;；\n]/)
+          .map((part) => part.trim())
+          .filter((part) => part !== '')
+      : []
+    const rawLevel = levelColumn ? (cells[levelColumn] ?? '').trim() : ''
+    const level = rawLevel ? (standardLevel(rawLevel) ?? null) : null
+    if (rawLevel && !level) report.unparsed_levels.push({ row, name, level: rawLevel })
+    if (!description) report.leaves_without_description.push({ row, name })
+    if (code !== null && !codePattern.test(code)) report.unparsed_codes.push({ row, name, code })
+    const id =
+      input.idStrategy === 'code' ? (code ?? '') : `${input.dataset}:${path.map((part) => removeWhitespace(part)).join('.')}`
+    if (!id) {
+      report.errors.push(`row ${row}: leaf "${name}" has no code`)
+      continue
+    }
+    const first = ids.get(id)
+    if (first !== undefined) {
+      report.errors.push(`row ${row}: category id ${id} repeats row ${first}`)
+      continue
+    }
+    ids.set(id, row)
+    names.set(name, [...(names.get(name) ?? []), id])
+    categories.push({ category_id: id, name, description, path: path.slice(0, -1), code, examples, level })
+  }
+  report.leaves = categories.length
+  report.duplicate_names = [...names].filter(([, list]) => list.length > 1).map(([name, list]) => ({ name, category_ids: list }))
+  if (input.idStrategy === 'code') {
+    for (const { row, code, name } of report.unparsed_codes)
+      report.errors.push(`row ${row}: code "${code}" of "${name}" does not parse`)
+  }
+  const gradingLevel = pick(input.grading.headers, ['级别', '分级', '等级', 'level'])
+  const gradingText = pick(input.grading.headers, ['说明', '描述', '定义', 'description'])
+  const levels: string[] = []
+  const descriptions: string[] = []
+  for (const { row, cells } of input.grading.rows) {
+    const raw = gradingLevel ? (cells[gradingLevel] ?? '').trim() : ''
+    if (!raw) continue
+    const level = standardLevel(raw)
+    if (!level) {
+      report.errors.push(`grading row ${row}: level "${raw}" does not parse`)
+      continue
+    }
+    if (levels.includes(level)) report.errors.push(`grading row ${row}: level ${level} repeats`)
+    levels.push(level)
+    descriptions.push(gradingText ? (cells[gradingText] ?? '').trim() : '')
+  }
+  report.grading_levels = levels
+  if (levels.length === 0) report.errors.push('the grading sheet names no level (a 级别 column of L1…, 1…, 一级…)')
+  for (const category of categories)
+    if (category.level && !levels.includes(category.level))
+      report.errors.push(`leaf "${category.name}" suggests level ${category.level}, which the grading standard lacks`)
+  report.status = report.errors.length === 0 ? 'passed' : 'failed'
+  const strip = ({ level: _level, examples: _examples, ...rest }: (typeof categories)[number]) => rest
+  return {
+    report,
+    registry: { categories: categories.map(strip) },
+    corpus: {
+      dataset: input.dataset,
+      id_strategy: input.idStrategy,
+      categories: categories.map(({ level: _level, ...rest }) => rest),
+    },
+    classification: {
+      dataset: input.dataset,
+      id_strategy: input.idStrategy,
+      standard_source: input.source,
+      entries: categories.map((category) => ({
+        standard_entry_id: `std-${category.code ?? category.category_id}`,
+        category_id: category.category_id,
+        name: category.name,
+        path: category.path,
+        description: category.description,
+        code: category.code,
+        standard_data_level: category.level,
+      })),
+    },
+    grading: { levels, descriptions, gt_field: 'data_level' },
+  }
+}
