@@ -15,6 +15,7 @@ const metadataSchema = z.looseObject({
   max_episode_steps: z.int().positive(),
   deterministic: z.boolean(),
   invalid_action_reward: z.number(),
+  unfinished_episode_reward: z.number().optional(),
   default_seed: z.int(),
   tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
 })
@@ -41,6 +42,7 @@ export function specFromMetadata(metadata: unknown): EnvSpec {
     maxEpisodeSteps: data.max_episode_steps,
     deterministic: data.deterministic,
     invalidActionReward: data.invalid_action_reward,
+    ...(data.unfinished_episode_reward === undefined ? {} : { unfinishedEpisodeReward: data.unfinished_episode_reward }),
     defaultSeed: data.default_seed,
   }
 }

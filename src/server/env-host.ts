@@ -98,6 +98,7 @@ export class EnvHost {
       max_episode_steps: spec.maxEpisodeSteps,
       deterministic: spec.deterministic,
       invalid_action_reward: spec.invalidActionReward,
+      ...(spec.unfinishedEpisodeReward === undefined ? {} : { unfinished_episode_reward: spec.unfinishedEpisodeReward }),
       default_seed: spec.defaultSeed,
       tools: this.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
       dataset_splits: this.registration.dataset?.splits ?? [],

@@ -2,7 +2,7 @@
  * @module core/testing: the env conformance suite every env (and the network client) must pass.
  * Framework-free: it returns named cases that throw on failure, so vitest, node:test or a CLI can run them.
  */
-import type { AnyEnv, Observation, ResetParams, StepResult, ToolCall } from '../env/env-api.js'
+import type { AnyEnv, EnvSpec, Observation, ResetParams, StepResult, ToolCall } from '../env/env-api.js'
 import { ReleaseOpsError } from '../errors/release-ops-error.js'
 import { isJsonValue } from '../json/json-value.js'
 import { PythonRandom } from '../random/python-random.js'
@@ -40,7 +40,10 @@ function check(condition: unknown, name: string, message: string, details?: Reco
   if (!condition) throw new ConformanceError(name, message, details)
 }
 
-function checkStepShape(name: string, result: StepResult, invalidReward: number, call: ToolCall): void {
+function checkStepShape(name: string, result: StepResult, spec: EnvSpec, call: ToolCall): void {
+  // A call that ends the episode unfinished also carries the env's unfinished-episode reward.
+  const unfinished = result.truncated && !result.terminated ? (spec.unfinishedEpisodeReward ?? 0) : 0
+  const invalidReward = spec.invalidActionReward + unfinished
   check(typeof result.reward === 'number' && Number.isFinite(result.reward), name, 'reward must be a finite number')
   check(typeof result.terminated === 'boolean' && typeof result.truncated === 'boolean', name, 'flags must be booleans')
   check(Number.isFinite(result.info.cumulative_reward), name, 'info.cumulative_reward must be finite')
@@ -178,7 +181,7 @@ export function envConformanceCases<O extends Observation>(options: ConformanceO
             await env.reset(reset)
             const result = await safeStep(env, call, 'bad-calls')
             check(result.observation.error, 'bad-calls', `call ${serialize(call)} returned no error`)
-            checkStepShape('bad-calls', result, spec.invalidActionReward, call)
+            checkStepShape('bad-calls', result, spec, call)
             check(!result.terminated, 'bad-calls', `a bad call ended the episode: ${serialize(call)}`)
           }
         }
@@ -195,7 +198,7 @@ export function envConformanceCases<O extends Observation>(options: ConformanceO
         for (const [index, reset] of resets.entries()) {
           running = 0
           await play(env, reset, perReset, seed * 7 + index, (result, call) => {
-            checkStepShape('fuzz', result, spec.invalidActionReward, call)
+            checkStepShape('fuzz', result, spec, call)
             running += result.reward
             // A live episode's total includes what it would score if it ended unfinished.
             const pending = result.terminated || result.truncated ? 0 : (spec.unfinishedEpisodeReward ?? 0)

@@ -46,7 +46,9 @@ export class StepLimit<O extends Observation = Observation> implements Env<O> {
       this.running = false
     } else if (!result.terminated && this.steps >= this.maxEpisodeSteps) {
       this.running = false
-      return { ...result, truncated: true, info: { ...result.info, truncated_reason: 'step_limit' } }
+      // The live total already counts the unfinished-episode reward; the step that ends the episode pays it.
+      const reward = result.reward + (this.inner.spec.unfinishedEpisodeReward ?? 0)
+      return { ...result, reward, truncated: true, info: { ...result.info, truncated_reason: 'step_limit' } }
     }
     return result
   }

@@ -163,3 +163,23 @@ describe('releaseops-v3 unfinished episodes and the end', () => {
     expect(codes).toEqual(['unknown_artifact', 'invalid_arguments', 'invalid_arguments', 'unknown_tool'])
   })
 })
+
+describe('releaseops-v3 under a shorter step limit', () => {
+  it('the step that the wrapper truncates pays the missed deadline, so step rewards sum to the total', () => {
+    const env = makeEnv('releaseops-v3', { maxEpisodeSteps: 3 })
+    const reset = env.reset({ seed: 7 })
+    expect(reset.info.cumulative_reward).toBeCloseTo(-0.6)
+    let sum = 0
+    let last = env.step({ name: 'no_such_tool', arguments: {} })
+    sum += last.reward
+    for (let index = 0; index < 2; index++) {
+      last = env.step({ name: 'no_such_tool', arguments: {} })
+      sum += last.reward
+    }
+    expect(last.truncated).toBe(true)
+    expect(last.terminated).toBe(false)
+    expect(last.reward).toBeCloseTo(-0.25 - 0.6)
+    expect(sum).toBeCloseTo(last.info.cumulative_reward)
+    expect(last.info.cumulative_reward).toBeCloseTo(3 * -0.25 - 0.6)
+  })
+})
