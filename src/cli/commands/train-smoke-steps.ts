@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { envRegistry, policyRegistry } from '../../envs/index.js'
+import { holdFirstPolicy, holdFirstPolicyName } from '../../train/hold-first-policy.js'
 import { recordTrajectories } from '../../train/record-trajectories.js'
 import { packageRoot } from '../../train/training-settings.js'
 
@@ -74,16 +75,21 @@ export function qwen3TokenizerFolder(): string {
   return folder
 }
 
-/** Scripted episodes through the agent loop → JSONL; returns its sha256. */
+/**
+ * Scripted episodes through the agent loop → JSONL; returns its sha256. Every other row is played by the
+ * id-free `hold-first` teacher (an accepted first call), the rest by the env's baselines in turn.
+ */
 export async function writeWarmupTrajectories(options: { envId: string; rows: number; path: string }): Promise<string> {
   const dataset = envRegistry.get(options.envId).dataset
   if (!dataset) throw new SmokeStepError('no_dataset', `${options.envId} has no dataset.`)
   const lines: string[] = []
+  const policyNames = policyRegistry.names(options.envId).flatMap((name) => [holdFirstPolicyName, name])
   for await (const line of recordTrajectories({
     envId: options.envId,
     envs: envRegistry,
     policies: policyRegistry,
-    policyNames: policyRegistry.names(options.envId),
+    policyNames,
+    extraPolicies: { [holdFirstPolicyName]: () => holdFirstPolicy() },
     rows: dataset.rows('train').slice(-options.rows),
     maxTurns: 1,
   })) {
