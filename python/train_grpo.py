@@ -48,8 +48,8 @@ def run(args) -> int:
     from transformers import AutoTokenizer
     from trl import GRPOConfig, GRPOTrainer
 
-    from releaseops_train.callbacks import BestRewardCheckpointCallback, BestRewardTracker, LiveLogHistoryCallback
-    from releaseops_train.rollout_env import recording_env_class
+    from releaseops_train.callbacks import BestRewardCheckpointCallback, BestRewardTracker, EnvRejectionCallback, LiveLogHistoryCallback
+    from releaseops_train.rollout_env import CallTally, recording_env_class
 
     features = check_trainer_stack(GRPOTrainer, trl.__version__, transformers.__version__)
     kwargs = grpo_config_kwargs(args, device_capabilities())  # flags a host cannot run stop here, before the server
@@ -75,7 +75,8 @@ def run(args) -> int:
     log("config %s" % json.dumps({key: value for key, value in kwargs.items() if key != "output_dir"}, sort_keys=True))
     config = GRPOConfig(**kwargs)
     tokenizer = AutoTokenizer.from_pretrained(args.model_name)
-    env_class = recording_env_class(args.rollouts_jsonl, args.env_url, args.env_id, token)
+    tally = CallTally()
+    env_class = recording_env_class(args.rollouts_jsonl, args.env_url, args.env_id, token, tally)
 
     def env_reward(environments, **_):
         """The env's cumulative reward (for a TRL that adds no get_reward reward column itself)."""
@@ -91,6 +92,7 @@ def run(args) -> int:
         environment_factory=env_class,
         reward_funcs=None if features["env_owns_reward"] else [env_reward],
         callbacks=[
+            EnvRejectionCallback(tally),
             LiveLogHistoryCallback(args.metrics_json, tracker),
             BestRewardCheckpointCallback(args.best_dir, tracker),
             BestRewardCheckpointCallback(args.best_loss_dir, loss_tracker),

@@ -63,6 +63,8 @@ describe('original routes', () => {
     const original = (await (await server.call('/train/metrics?format=original')).json()) as Json
     expect(original.smoke).toBeNull()
     expect(Array.isArray(original.pilot) && original.pilot.filter((row: Json) => 'loss' in row).length).toBe(3)
+    const summary = (await (await server.call('/train/summary')).json()) as { summary: Json }
+    expect(summary.summary).toMatchObject({ rejected_call_rate_first: 1, rejected_call_rate_last: 1 / 3 })
     const page = await server.call('/train/plot')
     expect(page.headers.get('content-type')).toContain('text/html')
     expect(await page.text()).toContain('<img src="/train/plot.png"')

@@ -51,6 +51,23 @@ class BestRewardTracker:
         return self.best
 
 
+class EnvRejectionCallback(TrainerCallback):
+    """Adds the env server's verdicts to every logged row: ``env/tool_calls`` since the last log and
+    ``env/rejected_call_rate``, the share of them the server rejected. TRL's ``tools/failure_frequency``
+    counts only calls that raised in Python; a call the env rejects is an observation, so TRL shows 0
+    failures while the server rejects every call. Must run before the callbacks that write the rows."""
+
+    def __init__(self, tally):
+        self.tally = tally
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if logs is None or "train_runtime" in logs:
+            return
+        counts = self.tally.take()
+        logs["env/tool_calls"] = counts["calls"]
+        logs["env/rejected_call_rate"] = counts["rejected"] / counts["calls"] if counts["calls"] else 0.0
+
+
 class LiveLogHistoryCallback(TrainerCallback):
     """Writes ``{log_history, global_step, max_steps, best, status}`` on every log, save and at the end."""
 

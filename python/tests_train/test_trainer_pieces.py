@@ -43,6 +43,23 @@ class BestRewardTrackerTest(unittest.TestCase):
         self.assertIsNone(tracker.best)
 
 
+class EnvRejectionTest(unittest.TestCase):
+    def test_logged_rows_carry_the_share_the_env_rejected(self):
+        from releaseops_train.callbacks import EnvRejectionCallback
+        from releaseops_train.rollout_env import CallTally
+
+        tally = CallTally()
+        for rejected in (True, True, False, True):
+            tally.add(rejected)
+        callback = EnvRejectionCallback(tally)
+        logs = {"loss": 0.1, "tools/failure_frequency": 0.0}
+        callback.on_log(None, None, None, logs=logs)
+        self.assertEqual((logs["env/tool_calls"], logs["env/rejected_call_rate"]), (4, 0.75))
+        later = {"loss": 0.2}
+        callback.on_log(None, None, None, logs=later)  # counts restart at every log
+        self.assertEqual((later["env/tool_calls"], later["env/rejected_call_rate"]), (0, 0.0))
+
+
 class BestLossTrackerTest(unittest.TestCase):
     def test_best_by_loss_is_the_lowest_loss(self):
         tracker = BestRewardTracker(metric="loss", lower_is_better=True)
