@@ -26,13 +26,24 @@ function stateLine(view) {
   )
 }
 
+/**
+ * Whether a check's value is good news. Most checks name a problem (`open_p1_bug`,
+ * `payment_tests_disabled`: true is bad); the ones that name a success (`payment_tests_passing`,
+ * `deploy_checks_passed`) are good when true.
+ */
+export function checkVerdict(name, value) {
+  if (value !== true && value !== false) return 'unverified'
+  const namesSuccess = /(_passing|_passed|_green|_ok)$/.test(name)
+  return value === namesSuccess ? 'good' : 'bad'
+}
+
 function checksTable(view) {
   const checks = view.release_checks
   if (!checks || typeof checks !== 'object') return null
   return table(
     [
       ['check', ([name]) => name],
-      ['value', ([, value]) => el('span', { class: `check ${String(value)}` }, String(value))],
+      ['value', ([name, value]) => el('span', { class: `check ${checkVerdict(name, value)}` }, String(value))],
     ],
     Object.entries(checks),
     { 'data-testid': 'checks' },
