@@ -3,7 +3,8 @@
  * episodes, grouped by policy as an eval writes them) is paged through; the last policy's episodes are
  * reachable (before: only the first 500 rows, so only `naive`), one of them replays on the server with
  * every reward matching, and the replay panel shows beside the list, inside the first screen. Checks
- * that name a success (`payment_tests_passing`, `deploy_checks_passed`) are green when true.
+ * that name a success (`payment_tests_passing`, `deploy_checks_passed`) are green when true. Play offers
+ * only unresolved proposal ids.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -103,5 +104,18 @@ describe('replay paging', () => {
       payment_tests_passing: good,
       deploy_checks_passed: bad,
     })
+  })
+
+  it('Play offers only unresolved proposals (a resolved id is never the form’s default)', async () => {
+    const offered = await page.evaluate(`(async () => {
+      const { idSuggestions } = await import('/ui/observation-view.js')
+      const ids = idSuggestions({ view: { proposals: [
+        { id: 'p1', worker: 'w1', status: 'approved', refs: ['pr_1'] },
+        { id: 'p2', worker: 'w2', status: 'unresolved', refs: ['ci_run_2'] },
+        { id: 'p3', worker: 'w3', status: 'blocked', refs: [] },
+      ] } })
+      return { proposal: [...ids.proposal], worker: [...ids.worker], ref: [...ids.ref] }
+    })()`)
+    expect(offered).toEqual({ proposal: ['p2'], worker: ['w1', 'w2', 'w3'], ref: ['pr_1', 'ci_run_2'] })
   })
 })

@@ -117,12 +117,15 @@ export function renderObservation(node, observation) {
   )
 }
 
-/** Ids a person may want to pass to a tool: proposals, their refs, workers. */
+/**
+ * Ids a person may want to pass to a tool: unresolved proposals (a resolved one can only be refused with
+ * `proposal_resolved`, so the Play form must not keep offering it first), their refs, workers.
+ */
 export function idSuggestions(observation) {
   const view = viewOf(observation)
   const ids = { proposal: new Set(), ref: new Set(), worker: new Set() }
   for (const proposal of view.proposals ?? []) {
-    if (proposal.id) ids.proposal.add(proposal.id)
+    if (proposal.id && (proposal.status === undefined || proposal.status === 'unresolved')) ids.proposal.add(proposal.id)
     if (proposal.worker) ids.worker.add(proposal.worker)
     for (const ref of proposal.refs ?? []) ids.ref.add(ref)
   }
