@@ -63,7 +63,7 @@ describe('replay paging', () => {
     await page.click('[data-testid=page-next]')
     await page.click('[data-testid=replay-600]')
     await page.waitForSelector('[data-testid=frame-0].current')
-    const steps = (lines[599]?.steps as unknown[]).length
+    const steps = (lines[599]!.steps as unknown[]).length
     expect(await page.locator('[data-testid=timeline] button').count()).toBe(steps + 1)
     for (let index = 0; index < steps; index++) await page.click('[data-testid=next]')
     expect(await page.locator('[data-testid=timeline] button.bad').count()).toBe(0)

@@ -29,12 +29,14 @@ import { type Learning, runLearningProbe } from './train-smoke-probe.js'
 import {
   checkRlPython,
   log,
+  printCounters,
   qwen3TokenizerFolder,
   runPython,
   SmokeClient,
   SmokeStepError,
   sleep,
   stampMatches,
+  waitForEnd,
   writeWarmupTrajectories,
 } from './train-smoke-steps.js'
 import { runStopCheck } from './train-smoke-stop.js'
@@ -134,34 +136,6 @@ async function prepareModel(
     }),
   )
   await writeFile(stamp, `${key}\n`)
-}
-
-async function waitForEnd(client: SmokeClient, timeoutMs: number): Promise<Json> {
-  const deadline = Date.now() + timeoutMs
-  let shown = -1
-  for (;;) {
-    const status = (await client.request('GET', '/train/status')).json as Json
-    const metrics = (await client.request('GET', '/train/metrics')).json as Json
-    const step = typeof metrics.global_step === 'number' ? metrics.global_step : -1
-    if (step !== shown && step >= 0) {
-      shown = step
-      log(`step ${step}/${metrics.max_steps ?? '?'} (${status.state}, ${status.elapsed_seconds} s)`)
-    }
-    if (!status.running) return status
-    if (Date.now() > deadline) throw new SmokeStepError('smoke_timeout', `The run did not finish in ${timeoutMs / 1000} s.`)
-    await sleep(1000)
-  }
-}
-
-function printCounters(counters: ServerCounters, envId: string): void {
-  const env = counters.envs[envId]
-  log(`server-side counters for ${envId} (GET /counters):`)
-  if (!env) {
-    log('  (no calls)')
-    return
-  }
-  log(`  resets ${env.resets}, steps ${env.steps}, tool calls ${env.tool_calls_total}, rejected calls ${env.tool_errors}`)
-  for (const [tool, count] of Object.entries(env.tool_calls).sort((a, b) => b[1] - a[1])) log(`    ${tool.padEnd(20)} ${count}`)
 }
 
 async function runSmoke(flags: SmokeOptions): Promise<void> {

@@ -13,6 +13,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { envRegistry, policyRegistry } from '../../envs/index.js'
 import { holdFirstPolicy, holdFirstPolicyName } from '../../train/hold-first-policy.js'
 import { recordTrajectories } from '../../train/record-trajectories.js'
+import type { ServerCounters } from '../../train/smoke-checks.js'
 import { packageRoot } from '../../train/training-settings.js'
 
 export class SmokeStepError extends ReleaseOpsError {
@@ -184,3 +185,35 @@ export class SmokeClient {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+type Json = Record<string, unknown>
+
+/** Polls status and metrics until the run ends, logging each new step. */
+export async function waitForEnd(client: SmokeClient, timeoutMs: number): Promise<Json> {
+  const deadline = Date.now() + timeoutMs
+  let shown = -1
+  for (;;) {
+    const status = (await client.request('GET', '/train/status')).json as Json
+    const metrics = (await client.request('GET', '/train/metrics')).json as Json
+    const step = typeof metrics.global_step === 'number' ? metrics.global_step : -1
+    if (step !== shown && step >= 0) {
+      shown = step
+      log(`step ${step}/${metrics.max_steps ?? '?'} (${status.state}, ${status.elapsed_seconds} s)`)
+    }
+    if (!status.running) return status
+    if (Date.now() > deadline) throw new SmokeStepError('smoke_timeout', `The run did not finish in ${timeoutMs / 1000} s.`)
+    await sleep(1000)
+  }
+}
+
+/** The server's own counters for the env, as the smoke prints them. */
+export function printCounters(counters: ServerCounters, envId: string): void {
+  const env = counters.envs[envId]
+  log(`server-side counters for ${envId} (GET /counters):`)
+  if (!env) {
+    log('  (no calls)')
+    return
+  }
+  log(`  resets ${env.resets}, steps ${env.steps}, tool calls ${env.tool_calls_total}, rejected calls ${env.tool_errors}`)
+  for (const [tool, count] of Object.entries(env.tool_calls).sort((a, b) => b[1] - a[1])) log(`    ${tool.padEnd(20)} ${count}`)
+}
