@@ -64,8 +64,15 @@ class EnvRejectionCallback(TrainerCallback):
         if logs is None or "train_runtime" in logs:
             return
         counts = self.tally.take()
-        logs["env/tool_calls"] = counts["calls"]
-        logs["env/rejected_call_rate"] = counts["rejected"] / counts["calls"] if counts["calls"] else 0.0
+        added = {
+            "env/tool_calls": counts["calls"],
+            "env/rejected_call_rate": counts["rejected"] / counts["calls"] if counts["calls"] else 0.0,
+        }
+        logs.update(added)
+        # Trainer.log appends a copy of ``logs`` to the history before the callbacks see it: update that row too.
+        history = getattr(state, "log_history", None)
+        if history and all(history[-1].get(key) == value for key, value in logs.items() if key not in added):
+            history[-1].update(added)
 
 
 class LiveLogHistoryCallback(TrainerCallback):

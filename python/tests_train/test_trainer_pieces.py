@@ -52,12 +52,20 @@ class EnvRejectionTest(unittest.TestCase):
         for rejected in (True, True, False, True):
             tally.add(rejected)
         callback = EnvRejectionCallback(tally)
+
+        class State:  # as transformers' Trainer.log leaves it: a copy of logs, with the step, appended
+            log_history = []
+
+        state = State()
         logs = {"loss": 0.1, "tools/failure_frequency": 0.0}
-        callback.on_log(None, None, None, logs=logs)
+        state.log_history.append({**logs, "step": 1})
+        callback.on_log(None, state, None, logs=logs)
         self.assertEqual((logs["env/tool_calls"], logs["env/rejected_call_rate"]), (4, 0.75))
+        self.assertEqual(state.log_history[-1], {"loss": 0.1, "tools/failure_frequency": 0.0, "step": 1, "env/tool_calls": 4, "env/rejected_call_rate": 0.75})
         later = {"loss": 0.2}
-        callback.on_log(None, None, None, logs=later)  # counts restart at every log
-        self.assertEqual((later["env/tool_calls"], later["env/rejected_call_rate"]), (0, 0.0))
+        state.log_history.append({**later, "step": 2})
+        callback.on_log(None, state, None, logs=later)  # counts restart at every log
+        self.assertEqual((state.log_history[-1]["env/tool_calls"], state.log_history[-1]["env/rejected_call_rate"]), (0, 0.0))
 
 
 class BestLossTrackerTest(unittest.TestCase):
