@@ -12,11 +12,14 @@
   without ``environment_factory`` is refused (exit 3).
 - Qwen3 prompts use ``chat_template_kwargs {"enable_thinking": false}`` unless ``--enable-thinking true``.
 - Live metrics: ``<output-dir>/metrics.json`` is rewritten on every log, save and at the end.
-- The best checkpoint is the one with the highest mean reward (``<output-dir>/best_by_reward``), not
-  the lowest loss; the final model goes to ``<output-dir>/final``.
+- The best checkpoint is the one with the highest mean reward (``<output-dir>/best_by_reward``); the
+  lowest-loss one (the original's choice) is kept beside it in ``<output-dir>/best_by_loss``; the final
+  model goes to ``<output-dir>/final``. ``--hub-model-repo owner/name`` pushes one of them (HF_TOKEN).
+- On a CUDA host the defaults are the original's GPU run: bf16, gradient checkpointing and paged 8-bit
+  AdamW (``--optim paged_adamw_8bit``, with bitsandbytes); on CPU fp32 and AdamW. TRL >= 1.8 is required.
 
 Exit codes: 0 done, 2 bad flags or dataset, 3 trainer stack unsupported, 4 env server unreachable,
-1 anything else (the traceback is in the log). The bearer token, when the server needs one, is read
+5 the Hub push failed (the run itself is kept), 1 anything else (the traceback is in the log). The bearer token, when the server needs one, is read
 from ``RELEASEOPS_TOKEN`` (never a flag: flags show in process lists and logs).
 """
 
@@ -28,7 +31,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from releaseops_client import ReleaseOpsClient  # noqa: E402
-from releaseops_train.config import grpo_config_kwargs, parse_args  # noqa: E402
+from releaseops_train.config import ConfigError, grpo_config_kwargs, parse_args  # noqa: E402
 from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
 from releaseops_train.files import write_json_atomic  # noqa: E402
 from releaseops_train.preflight import PreflightError, check_env_server, check_trainer_stack, device_capabilities  # noqa: E402
@@ -45,17 +48,17 @@ def run(args) -> int:
     from transformers import AutoTokenizer
     from trl import GRPOConfig, GRPOTrainer
 
-    from releaseops_train.callbacks import BestRewardCheckpointCallback, BestRewardTracker, LiveLogHistoryCallback
-    from releaseops_train.rollout_env import recording_env_class
+    from releaseops_train.callbacks import BestRewardCheckpointCallback, BestRewardTracker, EnvRejectionCallback, LiveLogHistoryCallback
+    from releaseops_train.rollout_env import CallTally, recording_env_class
 
     features = check_trainer_stack(GRPOTrainer, trl.__version__, transformers.__version__)
+    kwargs = grpo_config_kwargs(args, device_capabilities())  # flags a host cannot run stop here, before the server
     token = os.environ.get("RELEASEOPS_TOKEN") or None
     metadata = check_env_server(ReleaseOpsClient(args.env_url, env_id=args.env_id, token=token, timeout=30), args.env_id)
     rows = load_rows(args.dataset, args.max_rows, args.seed)
     os.makedirs(args.output_dir, exist_ok=True)
     if os.path.exists(args.rollouts_jsonl):
         os.remove(args.rollouts_jsonl)
-    kwargs = grpo_config_kwargs(args, device_capabilities())
     log(
         "trl %s, transformers %s, torch on %s; env %s at %s (%d tools); %d rows; model %s"
         % (
@@ -72,13 +75,15 @@ def run(args) -> int:
     log("config %s" % json.dumps({key: value for key, value in kwargs.items() if key != "output_dir"}, sort_keys=True))
     config = GRPOConfig(**kwargs)
     tokenizer = AutoTokenizer.from_pretrained(args.model_name)
-    env_class = recording_env_class(args.rollouts_jsonl, args.env_url, args.env_id, token)
+    tally = CallTally()
+    env_class = recording_env_class(args.rollouts_jsonl, args.env_url, args.env_id, token, tally)
 
     def env_reward(environments, **_):
         """The env's cumulative reward (for a TRL that adds no get_reward reward column itself)."""
         return [environment.get_reward() for environment in environments]
 
     tracker = BestRewardTracker(window=args.best_window)
+    loss_tracker = BestRewardTracker(metric="loss", lower_is_better=True)
     trainer = GRPOTrainer(
         model=args.model_name,
         args=config,
@@ -86,7 +91,12 @@ def run(args) -> int:
         processing_class=tokenizer,
         environment_factory=env_class,
         reward_funcs=None if features["env_owns_reward"] else [env_reward],
-        callbacks=[LiveLogHistoryCallback(args.metrics_json, tracker), BestRewardCheckpointCallback(args.best_dir, tracker)],
+        callbacks=[
+            EnvRejectionCallback(tally),
+            LiveLogHistoryCallback(args.metrics_json, tracker),
+            BestRewardCheckpointCallback(args.best_dir, tracker),
+            BestRewardCheckpointCallback(args.best_loss_dir, loss_tracker),
+        ],
     )
     started = time.monotonic()
     trainer.train()
@@ -101,12 +111,38 @@ def run(args) -> int:
         "final_dir": final_dir,
         "best_dir": args.best_dir if tracker.best else None,
         "best": tracker.best,
+        "best_by_loss_dir": args.best_loss_dir if loss_tracker.best else None,
+        "best_by_loss": loss_tracker.best,
         "logged_steps": len(steps),
         "reward_last": steps[-1].get("reward") if steps else None,
         "loss_last": steps[-1].get("loss") if steps else None,
     }
     write_json_atomic(os.path.join(args.output_dir, "run_summary.json"), summary)
     log("done: %s" % json.dumps(summary, sort_keys=True))
+    if args.hub_model_repo:
+        return push_to_hub(args, {"best_by_reward": args.best_dir, "best_by_loss": args.best_loss_dir, "final": final_dir}[args.hub_upload])
+    return 0
+
+
+def push_to_hub(args, folder: str) -> int:
+    """Uploads ``folder`` to ``--hub-model-repo`` with HF_TOKEN (never a flag); exit 5 when it fails."""
+    token = os.environ.get("HF_TOKEN") or os.environ.get("HUGGING_FACE_HUB_TOKEN")
+    if not token:
+        log("hub push skipped: HF_TOKEN is not set (the run is kept in %s)" % folder)
+        return 5
+    if not os.path.isdir(folder):
+        log("hub push skipped: %s was not written" % folder)
+        return 5
+    try:
+        from huggingface_hub import HfApi
+
+        api = HfApi(token=token)
+        api.create_repo(args.hub_model_repo, repo_type="model", private=True, exist_ok=True)
+        commit = api.upload_folder(repo_id=args.hub_model_repo, folder_path=folder, commit_message="releaseops: %s" % args.hub_upload)
+    except Exception as error:  # network, auth: the run itself succeeded
+        log("hub push of %s to %s failed: %s" % (folder, args.hub_model_repo, error))
+        return 5
+    log("pushed %s to %s (%s)" % (folder, args.hub_model_repo, getattr(commit, "commit_url", commit)))
     return 0
 
 
@@ -121,6 +157,9 @@ def main(argv=None) -> int:
         return error.exit_code
     except DatasetError as error:
         log("bad dataset: %s" % error)
+        return 2
+    except ConfigError as error:
+        log("bad flags for this host: %s" % error)
         return 2
 
 

@@ -8,10 +8,31 @@
 # index first and retries it for minutes. The CPU torch wheel is installed by path so the resolver can never
 # pick a multi-GB CUDA build. When the indexes or the wheel are missing this stops with a clear message:
 # the CI training smoke never silently skips.
+#
+# On a GPU host (normal internet access, CUDA):  bash scripts/setup-rl-python.sh --gpu
+# makes .venv-rl with the host's CUDA torch (TORCH_INDEX_URL, default cu128) and python/requirements-train.txt.
+# `--gpu --print` only prints the commands it would run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.venv-rl
+
+if [ "${1-}" = "--gpu" ]; then
+  torch_index=${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cu128}
+  commands=(
+    "python3 -m venv $venv"
+    "$venv/bin/pip install --upgrade pip"
+    "$venv/bin/pip install torch --index-url $torch_index"
+    "$venv/bin/pip install -r python/requirements-train.txt"
+    "$venv/bin/python -c 'import torch, trl; print(\"trl\", trl.__version__, \"torch\", torch.__version__, \"cuda\", torch.cuda.is_available())'"
+  )
+  for command in "${commands[@]}"; do
+    echo "setup-rl-python --gpu: $command"
+    if [ "${2-}" != "--print" ]; then eval "$command"; fi
+  done
+  echo "setup-rl-python --gpu: the server runs python/train_grpo.py with $venv/bin/python (override: RELEASEOPS_TRAIN_PYTHON)."
+  exit 0
+fi
 trl_version=1.13.0
 torch_version=2.13.0
 
@@ -48,7 +69,7 @@ for url in $(setting index-url) $(setting extra-index-url); do
   case " ${indexes[*]-} " in *" $url "*) ;; *) indexes+=("$url") ;; esac
 done
 if [ "${#indexes[@]}" -eq 0 ]; then
-  fail "no package index configured (pip config list shows no index-url/extra-index-url). This machine needs the local indexes that hold trl $trl_version, transformers, datasets and accelerate; CI cannot run the training smoke without them."
+  fail "no package index configured (pip config list shows no index-url/extra-index-url). This offline CPU setup needs the local indexes that hold trl $trl_version, transformers, datasets and accelerate (CI cannot run the training smoke without them). On a GPU host with internet access run \`bash scripts/setup-rl-python.sh --gpu\` instead (CUDA torch + python/requirements-train.txt); any other Python with them works through RELEASEOPS_TRAIN_PYTHON=/path/to/python."
 fi
 find_links=$(setting find-links)
 wheel=""

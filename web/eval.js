@@ -145,16 +145,15 @@ async function loadEnvDetails(envId) {
   clear(
     byId('policies'),
     el('legend', {}, 'Policies'),
-    policies.policies
-      .filter((policy) => !policy.privileged)
-      .map((policy) =>
-        el(
-          'label',
-          { title: policy.description },
-          el('input', { type: 'checkbox', name: 'policy', value: policy.name, checked: true }),
-          ` ${policy.name}`,
-        ),
+    // Privileged policies (the oracle reads hidden state) are the ceiling the others are read against.
+    policies.policies.map((policy) =>
+      el(
+        'label',
+        { title: policy.description },
+        el('input', { type: 'checkbox', name: 'policy', value: policy.name, checked: true }),
+        ` ${policy.name}${policy.privileged ? ' (ceiling)' : ''}`,
       ),
+    ),
   )
 }
 
@@ -178,11 +177,14 @@ async function runJob(event) {
   event.preventDefault()
   const policies = [...byId('policies').querySelectorAll('input[name=policy]:checked')].map((input) => input.value)
   const rows = Number(byId('rows').value)
+  const modelUrl = byId('model-url').value.trim()
+  // A base URL turns the job into a model eval (the server runs its rows against that endpoint).
+  const agents = modelUrl ? { model: { name: byId('model-name').value.trim() || 'model', base_url: modelUrl } } : { policies }
   try {
     showJob(
       await api('/api/eval', {
         method: 'POST',
-        body: { env_id: byId('env').value, split: byId('split').value, policies, ...(rows > 0 ? { max_rows: rows } : {}) },
+        body: { env_id: byId('env').value, split: byId('split').value, ...agents, ...(rows > 0 ? { max_rows: rows } : {}) },
       }),
     )
     notice(byId('message'), 'info', 'Eval job started.')

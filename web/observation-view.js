@@ -26,13 +26,24 @@ function stateLine(view) {
   )
 }
 
+/**
+ * Whether a check's value is good news. Most checks name a problem (`open_p1_bug`,
+ * `payment_tests_disabled`: true is bad); the ones that name a success (`payment_tests_passing`,
+ * `deploy_checks_passed`) are good when true.
+ */
+export function checkVerdict(name, value) {
+  if (value !== true && value !== false) return 'unverified'
+  const namesSuccess = /(_passing|_passed|_green|_ok)$/.test(name)
+  return value === namesSuccess ? 'good' : 'bad'
+}
+
 function checksTable(view) {
   const checks = view.release_checks
   if (!checks || typeof checks !== 'object') return null
   return table(
     [
       ['check', ([name]) => name],
-      ['value', ([, value]) => el('span', { class: `check ${String(value)}` }, String(value))],
+      ['value', ([name, value]) => el('span', { class: `check ${checkVerdict(name, value)}` }, String(value))],
     ],
     Object.entries(checks),
     { 'data-testid': 'checks' },
@@ -106,12 +117,15 @@ export function renderObservation(node, observation) {
   )
 }
 
-/** Ids a person may want to pass to a tool: proposals, their refs, workers. */
+/**
+ * Ids a person may want to pass to a tool: unresolved proposals (a resolved one can only be refused with
+ * `proposal_resolved`, so the Play form must not keep offering it first), their refs, workers.
+ */
 export function idSuggestions(observation) {
   const view = viewOf(observation)
   const ids = { proposal: new Set(), ref: new Set(), worker: new Set() }
   for (const proposal of view.proposals ?? []) {
-    if (proposal.id) ids.proposal.add(proposal.id)
+    if (proposal.id && (proposal.status === undefined || proposal.status === 'unresolved')) ids.proposal.add(proposal.id)
     if (proposal.worker) ids.worker.add(proposal.worker)
     for (const ref of proposal.refs ?? []) ids.ref.add(ref)
   }

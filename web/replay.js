@@ -78,9 +78,38 @@ function authHeaders() {
   return token ? { authorization: `Bearer ${token}` } : {}
 }
 
+/** Episodes per page of the list: any number of episodes stays reachable, a page at a time. */
+const pageSize = 100
+
 function showEpisodes(episodes, source) {
   state.episodes = episodes
+  state.page = 0
   notice(byId('message'), 'ok', `${episodes.length} episodes from ${source}`)
+  const policies = [...new Set(episodes.map((episode) => episode.policy))].sort()
+  clear(
+    byId('policy-filter'),
+    el('option', { value: '' }, `all (${policies.length} policies)`),
+    policies.map((policy) => el('option', { value: policy }, policy)),
+  )
+  renderPage()
+}
+
+function filtered() {
+  const policy = byId('policy-filter').value
+  return policy ? state.episodes.filter((episode) => episode.policy === policy) : state.episodes
+}
+
+function renderPage() {
+  const episodes = filtered()
+  const pages = Math.max(1, Math.ceil(episodes.length / pageSize))
+  state.page = Math.max(0, Math.min(state.page ?? 0, pages - 1))
+  const start = state.page * pageSize
+  const shown = episodes.slice(start, start + pageSize)
+  byId('page-info').textContent = episodes.length
+    ? `${start + 1}–${start + shown.length} of ${episodes.length} · page ${state.page + 1}/${pages}`
+    : 'no episodes'
+  byId('page-previous').disabled = state.page === 0
+  byId('page-next').disabled = state.page >= pages - 1
   clear(
     byId('episodes'),
     table(
@@ -98,7 +127,7 @@ function showEpisodes(episodes, source) {
             el('button', { type: 'button', 'data-testid': `replay-${episode.line}`, onclick: () => replay(episode) }, 'Replay'),
         ],
       ],
-      episodes.slice(0, 500),
+      shown,
       { 'data-testid': 'episode-table' },
     ),
   )
@@ -177,6 +206,18 @@ byId('upload').addEventListener('change', async (event) => {
   } catch (error) {
     notice(byId('message'), 'error', describeError(error))
   }
+})
+byId('page-previous').addEventListener('click', () => {
+  state.page -= 1
+  renderPage()
+})
+byId('page-next').addEventListener('click', () => {
+  state.page += 1
+  renderPage()
+})
+byId('policy-filter').addEventListener('change', () => {
+  state.page = 0
+  renderPage()
 })
 byId('previous').addEventListener('click', () => show(state.index - 1))
 byId('next').addEventListener('click', () => show(state.index + 1))

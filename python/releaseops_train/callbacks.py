@@ -2,7 +2,8 @@
 
 The original kept the lowest-loss checkpoint (step 15 of 100); with ``beta = 0`` the GRPO loss says
 nothing about how good the policy is, so the best checkpoint here is the one with the highest mean
-reward (optionally averaged over the last ``window`` logged values, as GRPO rewards are noisy).
+reward (optionally averaged over the last ``window`` logged values, as GRPO rewards are noisy). The
+lowest-loss one is kept too, in ``best_by_loss/`` beside it, because the original's scripts read it.
 """
 
 import os
@@ -18,9 +19,10 @@ from .files import append_jsonl, clean_log_row, write_json_atomic
 class BestRewardTracker:
     """Decides when a logged reward is a new best (pure: the callback does the saving)."""
 
-    def __init__(self, window: int = 1, metric: str = "reward"):
+    def __init__(self, window: int = 1, metric: str = "reward", lower_is_better: bool = False):
         self.window = max(1, int(window))
         self.metric = metric
+        self.lower_is_better = lower_is_better
         self.recent: List[float] = []
         self.best: Optional[Dict[str, Any]] = None
 
@@ -33,7 +35,7 @@ class BestRewardTracker:
         if len(self.recent) < self.window:
             return None
         score = sum(self.recent) / len(self.recent)
-        if self.best is not None and score <= self.best["score"]:
+        if self.best is not None and (score >= self.best["score"] if self.lower_is_better else score <= self.best["score"]):
             return None
         self.best = {
             "global_step": step,
@@ -47,6 +49,30 @@ class BestRewardTracker:
             "tool_call_frequency": logs.get("tools/call_frequency"),
         }
         return self.best
+
+
+class EnvRejectionCallback(TrainerCallback):
+    """Adds the env server's verdicts to every logged row: ``env/tool_calls`` since the last log and
+    ``env/rejected_call_rate``, the share of them the server rejected. TRL's ``tools/failure_frequency``
+    counts only calls that raised in Python; a call the env rejects is an observation, so TRL shows 0
+    failures while the server rejects every call. Must run before the callbacks that write the rows."""
+
+    def __init__(self, tally):
+        self.tally = tally
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if logs is None or "train_runtime" in logs:
+            return
+        counts = self.tally.take()
+        added = {
+            "env/tool_calls": counts["calls"],
+            "env/rejected_call_rate": counts["rejected"] / counts["calls"] if counts["calls"] else 0.0,
+        }
+        logs.update(added)
+        # Trainer.log appends a copy of ``logs`` to the history before the callbacks see it: update that row too.
+        history = getattr(state, "log_history", None)
+        if history and all(history[-1].get(key) == value for key, value in logs.items() if key not in added):
+            history[-1].update(added)
 
 
 class LiveLogHistoryCallback(TrainerCallback):
@@ -117,6 +143,6 @@ class BestRewardCheckpointCallback(TrainerCallback):
         shutil.rmtree(previous, ignore_errors=True)
         append_jsonl(os.path.join(os.path.dirname(os.path.abspath(self.best_dir)), "best_history.jsonl"), best)
         print(
-            "train_grpo: new best mean reward %.4f at step %d -> %s" % (best["score"], best["global_step"], self.best_dir),
+            "train_grpo: new best %s %.4f at step %d -> %s" % (best["metric"], best["score"], best["global_step"], self.best_dir),
             flush=True,
         )

@@ -5,6 +5,18 @@ import argparse
 import os
 from typing import Any, Dict, List, Optional
 
+# The loss formulations TRL's GRPOTrainer takes (trl/trainer/grpo_config.py).
+LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
+# Optimisers transformers' Trainer names (a subset: the ones a GRPO run of this project would choose).
+OPTIMIZERS = ("adamw_torch", "adamw_torch_fused", "paged_adamw_8bit", "adamw_8bit", "paged_adamw_32bit", "adafactor", "sgd")
+# Optimisers that need bitsandbytes and a CUDA device.
+BITSANDBYTES_OPTIMIZERS = ("paged_adamw_8bit", "adamw_8bit", "paged_adamw_32bit")
+
+
+class ConfigError(ValueError):
+    """Flags that cannot make a run on this machine (exit code 2)."""
+
+
 # Defaults of a normal run, and of a --smoke run; flags given explicitly win over both.
 DEFAULTS = {
     "max_steps": 50,
@@ -63,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--metrics-json", help="live log history (default <output-dir>/metrics.json)")
     run.add_argument("--best-dir", help="best checkpoint by mean reward (default <output-dir>/best_by_reward)")
     run.add_argument("--rollouts-jsonl", help="one line per rollout (default <output-dir>/rollouts.jsonl)")
+    run.add_argument("--best-loss-dir", help="checkpoint with the lowest logged loss, as the original kept (default <output-dir>/best_by_loss)")
+    run.add_argument("--hub-model-repo", help="push a checkpoint to this Hub model repo (owner/name) when the run succeeds; token from HF_TOKEN")
+    run.add_argument("--hub-upload", choices=("best_by_reward", "best_by_loss", "final"), default="best_by_reward", help="which checkpoint --hub-model-repo gets")
     run.add_argument("--best-window", type=_positive_int, default=1, help="logged rewards averaged to pick the best checkpoint")
     env = parser.add_argument_group("env server")
     env.add_argument("--env-url", default=os.environ.get("RELEASEOPS_URL", "http://127.0.0.1:8000"), help="releaseops serve address")
@@ -77,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     hyper.add_argument("--max-tool-calling-iterations", type=_positive_int, help="tool rounds per rollout (default: unlimited)")
     hyper.add_argument("--temperature", type=_positive_float, default=1.0)
     hyper.add_argument("--beta", type=float, default=0.0, help="KL coefficient (0: no reference model)")
-    hyper.add_argument("--loss-type", default="dapo")
+    hyper.add_argument("--loss-type", default="dapo", choices=LOSS_TYPES)
+    hyper.add_argument("--optim", choices=OPTIMIZERS, help="default: paged_adamw_8bit on a GPU with bitsandbytes, else adamw_torch")
     hyper.add_argument("--logging-steps", type=_positive_int)
     hyper.add_argument("--save-steps", type=_positive_int, default=500)
     hyper.add_argument("--seed", type=int, default=42)
@@ -98,12 +114,17 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         build_parser().error("--num-generations must be at least 2 (GRPO compares completions within a group)")
     args.metrics_json = args.metrics_json or os.path.join(args.output_dir, "metrics.json")
     args.best_dir = args.best_dir or os.path.join(args.output_dir, "best_by_reward")
+    args.best_loss_dir = args.best_loss_dir or os.path.join(args.output_dir, "best_by_loss")
     args.rollouts_jsonl = args.rollouts_jsonl or os.path.join(args.output_dir, "rollouts.jsonl")
     return args
 
 
 def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -> Dict[str, Any]:
-    """GRPOConfig keyword arguments. ``accelerator``: ``{"cuda": bool, "bf16": bool}`` as detected.
+    """GRPOConfig keyword arguments. ``accelerator``: ``{"cuda": bool, "bf16": bool, "bitsandbytes": bool}`` as detected.
+
+    On a CUDA host the defaults are the original's 1.7B run: bf16 (where the GPU has it), gradient
+    checkpointing, and paged 8-bit AdamW (where bitsandbytes is installed). On CPU: fp32, no
+    checkpointing, AdamW; a bitsandbytes optimiser asked for there is a ConfigError, not a crash later.
 
     The generation batch (per-device batch x accumulation) must be a multiple of ``num_generations``,
     as TRL requires; the per-device batch is raised to the group size when it is smaller.
@@ -115,6 +136,13 @@ def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -
         batch = args.num_generations * -(-batch // args.num_generations)
     bf16 = args.bf16 if args.bf16 is not None else (on_gpu and accelerator.get("bf16", False))
     checkpointing = args.gradient_checkpointing if args.gradient_checkpointing is not None else on_gpu
+    bitsandbytes = on_gpu and accelerator.get("bitsandbytes", False)
+    optim = args.optim or ("paged_adamw_8bit" if bitsandbytes else "adamw_torch")
+    if optim in BITSANDBYTES_OPTIMIZERS and not bitsandbytes:
+        raise ConfigError(
+            "--optim %s needs a CUDA GPU and bitsandbytes (pip install -r python/requirements-train.txt on the GPU host); "
+            "this run is on %s%s." % (optim, "cuda" if on_gpu else "cpu", " without bitsandbytes" if on_gpu else "")
+        )
     return {
         "output_dir": args.output_dir,
         "max_steps": args.max_steps,
@@ -134,6 +162,7 @@ def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -
         "seed": args.seed,
         "bf16": bool(bf16),
         "gradient_checkpointing": bool(checkpointing),
+        "optim": optim,
         "use_cpu": not on_gpu,
         "report_to": [],
         "chat_template_kwargs": {"enable_thinking": bool(args.enable_thinking)},

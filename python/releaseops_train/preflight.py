@@ -3,12 +3,17 @@
 - The installed TRL must take ``GRPOTrainer(environment_factory=...)``. Without it the original fell back
   to a text-heuristic "compatibility reward"; here the run is refused: rewards come from the env or not
   at all.
+- TRL >= 1.8: from 1.8 on GRPOTrainer treats the env's ``get_reward`` as the reward; older versions
+  expose it as one more tool the model can call (and score nothing), so they are refused.
 - transformers >= 5.2 (TRL's own requirement for environment_factory).
 - The env server answers and serves the env.
 """
 
 import inspect
 from typing import Any, Dict, Optional, Tuple
+
+
+MIN_TRL = (1, 8)
 
 
 class PreflightError(RuntimeError):
@@ -35,7 +40,12 @@ def check_trainer_stack(trainer_class: Any, trl_version: str, transformers_versi
     if "environment_factory" not in parameters:
         raise PreflightError(
             "the installed TRL %s has no GRPOTrainer(environment_factory=...): refusing to train. Rewards must come "
-            "from the env (no text-heuristic fallback). Install trl>=1.0 (scripts/setup-rl-python.sh pins 1.13.0)." % trl_version
+            "from the env (no text-heuristic fallback). Install trl>=1.8 (scripts/setup-rl-python.sh pins 1.13.0)." % trl_version
+        )
+    if _version_tuple(trl_version) < MIN_TRL:
+        raise PreflightError(
+            "the installed TRL %s is older than %s: before 1.8 GRPOTrainer exposes the env's get_reward as a tool "
+            "instead of using it as the reward. Install trl>=1.8 (python/requirements-train.txt)." % (trl_version, ".".join(map(str, MIN_TRL)))
         )
     if _version_tuple(transformers_version) < (5, 2):
         raise PreflightError(
@@ -64,7 +74,14 @@ def check_env_server(client: Any, env_id: str) -> Dict[str, Any]:
 
 
 def device_capabilities() -> Dict[str, Optional[bool]]:
+    """What this host offers: CUDA, bf16 on it, and bitsandbytes (paged 8-bit AdamW)."""
+    import importlib.util
+
     import torch
 
     cuda = torch.cuda.is_available()
-    return {"cuda": cuda, "bf16": bool(cuda and torch.cuda.is_bf16_supported())}
+    return {
+        "cuda": cuda,
+        "bf16": bool(cuda and torch.cuda.is_bf16_supported()),
+        "bitsandbytes": importlib.util.find_spec("bitsandbytes") is not None,
+    }

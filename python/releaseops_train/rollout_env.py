@@ -50,10 +50,33 @@ def tool_names(env_class: type) -> list:
     ]
 
 
-def recording_env_class(rollouts_path: str, base_url: str, env_id: str, token: Optional[str] = None) -> type:
+class CallTally:
+    """Tool calls and the env's rejections since the last ``take()`` (thread-safe; TRL may run envs in threads)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.rejected = 0
+
+    def add(self, rejected: bool) -> None:
+        with self._lock:
+            self.calls += 1
+            self.rejected += int(rejected)
+
+    def take(self) -> Dict[str, int]:
+        with self._lock:
+            counts = {"calls": self.calls, "rejected": self.rejected}
+            self.calls = self.rejected = 0
+            return counts
+
+
+def recording_env_class(
+    rollouts_path: str, base_url: str, env_id: str, token: Optional[str] = None, tally: Optional[CallTally] = None
+) -> type:
     """A zero-argument env class for ``environment_factory`` bound to one server, env and rollout log.
 
     The class is named ``ReleaseOpsEnv``, so TRL logs its reward as ``rewards/ReleaseOpsEnv/mean``.
+    ``tally`` counts every call and whether the server rejected it (its reply carried ``error``).
     """
     counter = itertools.count()
     lock = threading.Lock()
@@ -102,9 +125,13 @@ def recording_env_class(rollouts_path: str, base_url: str, env_id: str, token: O
             """One call through the server, counted; a call the env rejects is counted as a tool error."""
             if self._box["session"] is not None:
                 self._tool_calls += 1
+            counted = self._box["session"] is not None
             text = super()._step(tool, arguments)
-            if self.last_reply.get("error") is not None:
+            rejected = self.last_reply.get("error") is not None
+            if rejected:
                 self._tool_errors += 1
+            if tally is not None and counted:
+                tally.add(rejected)
             return text
 
     for name in tool_names(_ClientEnv):

@@ -14,6 +14,7 @@ PYTHON_DIR = os.path.dirname(HERE)
 sys.path.insert(0, PYTHON_DIR)
 
 from releaseops_train.callbacks import BestRewardTracker  # noqa: E402
+from releaseops_train.config import ConfigError, grpo_config_kwargs, parse_args  # noqa: E402
 from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
 from releaseops_train.files import clean_log_row  # noqa: E402
 from releaseops_train.preflight import PreflightError, check_trainer_stack  # noqa: E402
@@ -42,7 +43,105 @@ class BestRewardTrackerTest(unittest.TestCase):
         self.assertIsNone(tracker.best)
 
 
+class EnvRejectionTest(unittest.TestCase):
+    def test_logged_rows_carry_the_share_the_env_rejected(self):
+        from releaseops_train.callbacks import EnvRejectionCallback
+        from releaseops_train.rollout_env import CallTally
+
+        tally = CallTally()
+        for rejected in (True, True, False, True):
+            tally.add(rejected)
+        callback = EnvRejectionCallback(tally)
+
+        class State:  # as transformers' Trainer.log leaves it: a copy of logs, with the step, appended
+            log_history = []
+
+        state = State()
+        logs = {"loss": 0.1, "tools/failure_frequency": 0.0}
+        state.log_history.append({**logs, "step": 1})
+        callback.on_log(None, state, None, logs=logs)
+        self.assertEqual((logs["env/tool_calls"], logs["env/rejected_call_rate"]), (4, 0.75))
+        self.assertEqual(state.log_history[-1], {"loss": 0.1, "tools/failure_frequency": 0.0, "step": 1, "env/tool_calls": 4, "env/rejected_call_rate": 0.75})
+        later = {"loss": 0.2}
+        state.log_history.append({**later, "step": 2})
+        callback.on_log(None, state, None, logs=later)  # counts restart at every log
+        self.assertEqual((state.log_history[-1]["env/tool_calls"], state.log_history[-1]["env/rejected_call_rate"]), (0, 0.0))
+
+
+class BestLossTrackerTest(unittest.TestCase):
+    def test_best_by_loss_is_the_lowest_loss(self):
+        tracker = BestRewardTracker(metric="loss", lower_is_better=True)
+        steps = [tracker.observe({"loss": loss, "reward": 0.0}, step, None) for step, loss in ((1, 0.5), (2, 0.7), (3, 0.2), (4, 0.3))]
+        self.assertEqual([best["global_step"] if best else None for best in steps], [1, None, 3, None])
+        self.assertEqual(tracker.best["metric"], "loss")
+
+
+CUDA_HOST = {"cuda": True, "bf16": True, "bitsandbytes": True}
+CPU_HOST = {"cuda": False, "bf16": False, "bitsandbytes": False}
+
+
+class GpuConfigTest(unittest.TestCase):
+    """train_grpo.py's flags -> GRPOConfig, for the original's 1.7B GPU run, checked on CPU."""
+
+    def args(self, *flags):
+        return parse_args(["--dataset", "rows.jsonl", "--output-dir", tempfile.mkdtemp(), *flags])
+
+    def test_a_cuda_host_gets_the_original_gpu_run(self):
+        kwargs = grpo_config_kwargs(self.args(), CUDA_HOST)
+        self.assertEqual(
+            {key: kwargs[key] for key in ("optim", "bf16", "gradient_checkpointing", "use_cpu", "beta", "loss_type")},
+            {"optim": "paged_adamw_8bit", "bf16": True, "gradient_checkpointing": True, "use_cpu": False, "beta": 0.0, "loss_type": "dapo"},
+        )
+        self.assertEqual(kwargs["chat_template_kwargs"], {"enable_thinking": False})
+        without_bnb = grpo_config_kwargs(self.args(), dict(CUDA_HOST, bitsandbytes=False))
+        self.assertEqual(without_bnb["optim"], "adamw_torch")
+        cpu = grpo_config_kwargs(self.args(), CPU_HOST)
+        self.assertEqual((cpu["optim"], cpu["bf16"], cpu["gradient_checkpointing"], cpu["use_cpu"]), ("adamw_torch", False, False, True))
+        forced_cpu = grpo_config_kwargs(self.args("--use-cpu"), CUDA_HOST)
+        self.assertEqual((forced_cpu["optim"], forced_cpu["use_cpu"]), ("adamw_torch", True))
+
+    def test_the_gpu_options_make_a_real_grpo_config(self):
+        from trl import GRPOConfig
+
+        flags = ("--bf16", "true", "--gradient-checkpointing", "true", "--beta", "0.04", "--loss-type", "grpo", "--enable-thinking", "true")
+        config = GRPOConfig(**grpo_config_kwargs(self.args(*flags), CPU_HOST))
+        self.assertEqual((config.bf16, config.gradient_checkpointing, config.beta, config.loss_type), (True, True, 0.04, "grpo"))
+        self.assertEqual(config.chat_template_kwargs, {"enable_thinking": True})
+        # What a CUDA host is given is a config TRL takes (built here with use_cpu, as this host has no GPU).
+        cuda = grpo_config_kwargs(self.args(), CUDA_HOST)
+        config = GRPOConfig(**dict(cuda, use_cpu=True))
+        self.assertEqual(str(config.optim.value), "paged_adamw_8bit")
+        self.assertTrue(config.gradient_checkpointing)
+
+    def test_paged_adamw_without_a_gpu_is_a_flag_error(self):
+        with self.assertRaises(ConfigError) as caught:
+            grpo_config_kwargs(self.args("--optim", "paged_adamw_8bit"), CPU_HOST)
+        self.assertIn("needs a CUDA GPU and bitsandbytes", str(caught.exception))
+
+    def test_train_grpo_exits_2_on_paged_adamw_here_before_contacting_the_server(self):
+        with tempfile.TemporaryDirectory() as folder:
+            dataset = os.path.join(folder, "rows.jsonl")
+            with open(dataset, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"seed": 1, "prompt": [{"role": "user", "content": "x"}]}) + "\n")
+            result = subprocess.run(
+                [sys.executable, os.path.join(PYTHON_DIR, "train_grpo.py"), "--smoke", "--dataset", dataset, "--optim", "paged_adamw_8bit",
+                 "--output-dir", os.path.join(folder, "run"), "--env-url", "http://127.0.0.1:9", "--model-name", "Qwen/Qwen3-0.6B"],
+                capture_output=True, text=True, timeout=300,
+            )
+            self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+            self.assertIn("bad flags for this host: --optim paged_adamw_8bit needs a CUDA GPU and bitsandbytes", result.stdout)
+
+
 class PreflightTest(unittest.TestCase):
+    def test_trl_older_than_1_8_is_refused(self):
+        class Trainer:
+            def __init__(self, model, environment_factory=None):
+                pass
+
+        with self.assertRaises(PreflightError) as caught:
+            check_trainer_stack(Trainer, "1.7.2", "5.2.0")
+        self.assertIn("older than 1.8", str(caught.exception))
+
     def test_installed_trl_takes_environment_factory_and_owns_the_reward(self):
         import transformers
         import trl

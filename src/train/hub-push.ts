@@ -80,17 +80,19 @@ export async function pushToHub(options: HubPushOptions): Promise<HubPushResult>
     ...(options.fetch ? { fetch: options.fetch } : {}),
   }
   const repo = { type: 'model' as const, name: options.repo }
-  if (options.createIfMissing) {
-    await createRepo({ ...common, repo, visibility: 'private' }).catch((error: { statusCode?: number }) => {
-      if (error.statusCode !== 409) throw error // 409: it exists already
+  const output = await asHubError(options, async () => {
+    if (options.createIfMissing) {
+      await createRepo({ ...common, repo, visibility: 'private' }).catch((error: { statusCode?: number }) => {
+        if (error.statusCode !== 409) throw error // 409: it exists already
+      })
+    }
+    return uploadFiles({
+      ...common,
+      repo,
+      commitTitle: options.commitTitle ?? `releaseops: upload ${options.path}`,
+      // file: URLs are read lazily, so a multi-gigabyte checkpoint is streamed, not loaded.
+      files: files.map((file) => ({ path: file.path, content: pathToFileURL(file.absolute) })),
     })
-  }
-  const output = await uploadFiles({
-    ...common,
-    repo,
-    commitTitle: options.commitTitle ?? `releaseops: upload ${options.path}`,
-    // file: URLs are read lazily, so a multi-gigabyte checkpoint is streamed, not loaded.
-    files: files.map((file) => ({ path: file.path, content: pathToFileURL(file.absolute) })),
   })
   return {
     repo: options.repo,
@@ -99,5 +101,36 @@ export async function pushToHub(options: HubPushOptions): Promise<HubPushResult>
     bytes,
     commit: output?.commit.oid ?? null,
     url: output?.commit.url ?? null,
+  }
+}
+
+/**
+ * Failures of the Hub itself are the upstream's, not ours: a Hub that cannot be reached is a 503
+ * `hub_unreachable`, one that answers with an error status a 502 `hub_error` (its status and message
+ * kept), so a caller can tell "retry later" from a bug of this server (500).
+ */
+async function asHubError<T>(options: HubPushOptions, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    const hub = options.hubUrl ?? 'https://huggingface.co'
+    const statusCode = (error as { statusCode?: unknown }).statusCode
+    if (typeof statusCode === 'number') {
+      throw new TrainingUnavailableError({
+        code: 'hub_error',
+        message: `The Hub (${hub}) refused the push of ${options.path} to ${options.repo}: HTTP ${statusCode} ${(error as Error).message}`,
+        status: 502,
+        details: { hub_status: statusCode },
+      })
+    }
+    if (error instanceof TypeError || (error as { code?: unknown }).code !== undefined) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause
+      throw new TrainingUnavailableError({
+        code: 'hub_unreachable',
+        message: `The Hub (${hub}) cannot be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}. Retry when it is back.`,
+        status: 503,
+      })
+    }
+    throw error
   }
 }

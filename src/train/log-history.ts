@@ -79,6 +79,9 @@ export interface TrainingSummary {
   tool_call_frequency_last: number | null
   tool_failure_frequency_first: number | null
   tool_failure_frequency_last: number | null
+  /** The share of tool calls the env server rejected (train_grpo.py's `env/rejected_call_rate`). */
+  rejected_call_rate_first: number | null
+  rejected_call_rate_last: number | null
   loss_last: number | null
   grad_norm_last: number | null
   train_runtime: number | null
@@ -109,6 +112,8 @@ export function summarizeLogHistory(snapshot: MetricsSnapshot): TrainingSummary 
     tool_call_frequency_last: numberOf(last, 'tools/call_frequency'),
     tool_failure_frequency_first: numberOf(first, 'tools/failure_frequency'),
     tool_failure_frequency_last: numberOf(last, 'tools/failure_frequency'),
+    rejected_call_rate_first: numberOf(first, 'env/rejected_call_rate'),
+    rejected_call_rate_last: numberOf(last, 'env/rejected_call_rate'),
     loss_last: numberOf(steps.at(-1), 'loss'),
     grad_norm_last: numberOf(steps.at(-1), 'grad_norm'),
     train_runtime: numberOf(final, 'train_runtime'),

@@ -9,6 +9,7 @@ import type { ChatMessage, ChatTool } from '../chat/chat-message.js'
 import type { DatasetRow } from '../core/env/env-dataset.js'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import type { JsonObject } from '../core/json/json-value.js'
+import type { Policy } from '../core/policy/policy.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../core/registry/policy-registry.js'
 
@@ -21,6 +22,8 @@ export interface RecordTrajectoriesOptions {
   rows: readonly DatasetRow[]
   /** Assistant turns kept per episode at most (default: the whole episode). */
   maxTurns?: number
+  /** Policies not in the registry (e.g. a warm-up teacher), by name; they may appear in `policyNames`. */
+  extraPolicies?: Readonly<Record<string, () => Policy>>
 }
 
 export interface TrajectoryLine {
@@ -45,12 +48,14 @@ export async function* recordTrajectories(options: RecordTrajectoriesOptions): A
   if (options.policyNames.length === 0) {
     throw new InvalidInputError({ code: 'no_policy', message: 'Name at least one policy to record.', issues: [] })
   }
-  for (const name of options.policyNames) options.policies.get(options.envId, name)
+  const extra = options.extraPolicies ?? {}
+  const create = (name: string): Policy => extra[name]?.() ?? options.policies.create(options.envId, name)
+  for (const name of options.policyNames) if (!extra[name]) options.policies.get(options.envId, name)
   for (const [index, row] of options.rows.entries()) {
     const policy = options.policyNames[index % options.policyNames.length] as string
     const result = await runEpisode({
       env: options.envs.make(options.envId),
-      agent: policyAgent(options.policies.create(options.envId, policy)),
+      agent: policyAgent(create(policy)),
       reset: dataset.toResetParams(row),
       prompt: row.prompt,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),

@@ -40,10 +40,13 @@ const panels: { title: string; series: Series[] }[] = [
     ],
   },
   {
-    title: 'tool calls per rollout and failure share',
+    title: 'tool calls per rollout; failure and server-rejected shares',
     series: [
       { label: 'tools/call_frequency', key: 'tools/call_frequency', color: '#059669' },
-      { label: 'tools/failure_frequency', key: 'tools/failure_frequency', color: '#7c3aed' },
+      { label: 'tools/failure_frequency (raised in Python)', key: 'tools/failure_frequency', color: '#7c3aed' },
+      // The env server's own verdict (train_grpo.py's EnvRejectionCallback): TRL counts a call the env
+      // rejects as a success, so its failure frequency reads 0 while the server rejects every call.
+      { label: 'rejected by the env server', key: 'env/rejected_call_rate', color: '#e11d48' },
     ],
   },
 ]

@@ -25,7 +25,7 @@ function evidence(): SmokeEvidence {
         { env_id: 'releaseops-v2', seed: 2, family: 'b', cumulative_reward: -0.5, tool_calls: 1 },
       ],
     },
-    files: ['final/model.safetensors', 'best_by_reward/best_info.json'],
+    files: ['final/model.safetensors', 'best_by_reward/best_info.json', 'best_by_loss/best_info.json'],
   }
 }
 
@@ -68,7 +68,7 @@ describe('checkSmokeRun', () => {
     value.rows = [{ ...steps[0], step: 1 }]
     value.state = 'failed'
     value.exitCode = 1
-    value.files = ['final/config.json']
+    value.files = ['final/config.json', 'best_by_reward/best_info.json']
     expect(failing(value)).toEqual([
       'trainer exited cleanly',
       'at least 2 optimisation steps logged',

@@ -129,6 +129,11 @@ export function checkSmokeRun(evidence: SmokeEvidence): SmokeCheck[] {
   )
   const weights = evidence.files.some((file) => /^final\/(model\.safetensors|pytorch_model\.bin)$/.test(file))
   const best = evidence.files.includes('best_by_reward/best_info.json')
-  add('checkpoint written', weights && best, `final weights ${weights ? 'yes' : 'no'}, best_by_reward ${best ? 'yes' : 'no'}`)
+  const bestLoss = evidence.files.includes('best_by_loss/best_info.json')
+  add(
+    'checkpoint written',
+    weights && best && bestLoss,
+    `final weights ${weights ? 'yes' : 'no'}, best_by_reward ${best ? 'yes' : 'no'}, best_by_loss ${bestLoss ? 'yes' : 'no'}`,
+  )
   return checks
 }

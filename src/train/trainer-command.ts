@@ -38,6 +38,11 @@ export function trainerCommand(options: TrainerCommandOptions): string[] {
     ['--seed', p.seed],
     ['--best-window', p.bestWindow],
     ['--bf16', p.bf16 === undefined ? undefined : String(p.bf16)],
+    ['--gradient-checkpointing', p.gradientCheckpointing === undefined ? undefined : String(p.gradientCheckpointing)],
+    ['--optim', p.optim],
+    ['--beta', p.beta],
+    ['--loss-type', p.lossType],
+    ['--enable-thinking', p.enableThinking === undefined ? undefined : String(p.enableThinking)],
   ]
   return [
     options.python,

@@ -13,6 +13,19 @@ export const hubRepoIdSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}\/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$/, 'Expected a Hub repo id: owner/name.')
   .refine((value) => !value.includes('..') && !value.endsWith('.git'), 'Expected a Hub repo id: owner/name.')
 
+/** The optimisers `train_grpo.py --optim` takes (python/releaseops_train/config.py OPTIMIZERS). */
+export const trainerOptimizers = [
+  'adamw_torch',
+  'adamw_torch_fused',
+  'paged_adamw_8bit',
+  'adamw_8bit',
+  'paged_adamw_32bit',
+  'adafactor',
+  'sgd',
+] as const
+/** TRL GRPOTrainer's loss types (config.py LOSS_TYPES). */
+export const grpoLossTypes = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo', 'luspo', 'vespo'] as const
+
 const count = (max: number) => z.int().min(1).max(max)
 
 export const trainingStartSchema = z
@@ -38,7 +51,15 @@ export const trainingStartSchema = z
       .min(0)
       .max(2 ** 31 - 1)
       .optional(),
-    bf16: z.boolean().optional(),
+    bf16: z.boolean().optional().describe('Default: on with a GPU that supports it, off on CPU.'),
+    gradient_checkpointing: z.boolean().optional().describe('Default: on with a GPU, off on CPU.'),
+    optim: z
+      .enum(trainerOptimizers)
+      .optional()
+      .describe('Default: paged_adamw_8bit on a GPU with bitsandbytes, else adamw_torch (8-bit ones need both).'),
+    beta: z.number().min(0).max(10).optional().describe('KL coefficient (0: no reference model).'),
+    loss_type: z.enum(grpoLossTypes).optional().describe('TRL GRPO loss formulation (default dapo).'),
+    enable_thinking: z.boolean().optional().describe('Qwen3 chat_template_kwargs.enable_thinking (default false).'),
     best_window: count(100).optional().describe('Logged rewards averaged to choose the best checkpoint.'),
     hub_repo: hubRepoIdSchema.optional().describe('Push the best checkpoint here when the run succeeds.'),
   })
@@ -70,11 +91,29 @@ export interface TrainingParameters {
   saveSteps: number
   seed: number
   bf16: boolean | undefined
+  gradientCheckpointing: boolean | undefined
+  optim: (typeof trainerOptimizers)[number] | undefined
+  beta: number | undefined
+  lossType: (typeof grpoLossTypes)[number] | undefined
+  enableThinking: boolean | undefined
   bestWindow: number
   hubRepo: string | undefined
 }
 
-type PresetValues = Omit<TrainingParameters, 'preset' | 'envId' | 'model' | 'hubRepo' | 'maxRows' | 'bf16'> & {
+type PresetValues = Omit<
+  TrainingParameters,
+  | 'preset'
+  | 'envId'
+  | 'model'
+  | 'hubRepo'
+  | 'maxRows'
+  | 'bf16'
+  | 'gradientCheckpointing'
+  | 'optim'
+  | 'beta'
+  | 'lossType'
+  | 'enableThinking'
+> & {
   model: string
   maxRows: number | undefined
 }
@@ -143,6 +182,11 @@ export function trainingParameters(options: {
     saveSteps: request.save_steps ?? preset.saveSteps,
     seed: request.seed ?? preset.seed,
     bf16: request.bf16,
+    gradientCheckpointing: request.gradient_checkpointing,
+    optim: request.optim,
+    beta: request.beta,
+    lossType: request.loss_type,
+    enableThinking: request.enable_thinking,
     bestWindow: request.best_window ?? preset.bestWindow,
     hubRepo: request.hub_repo,
   }

@@ -52,6 +52,8 @@ def main():
             "rewards/ReleaseOpsEnv/mean": -0.5 + 0.1 * step,
             "tools/call_frequency": 1.0 + 0.1 * step,
             "tools/failure_frequency": 0.1,
+            "env/tool_calls": 4,
+            "env/rejected_call_rate": 1.0 / step,
             "step": step,
             "epoch": step / 100,
         }

@@ -7,6 +7,9 @@
  *   → this server (token, loopback) → POST /train/start: python/train_grpo.py --smoke, TRL GRPO with
  *     environment_factory = ReleaseOpsEnv over HTTP
  *   → checks from the server's own counters, the log history, the rollout log and the run folder
+ *     (at least one call the env accepted)
+ *   → the learning probe: warm vs trained model on held-out episodes, same sampling seed; the
+ *     accepted-call rate must rise
  *   → a second run stopped mid-way: status "stopped", nothing left of its process group
  * ```
  */
@@ -22,15 +25,18 @@ import type { LogRow } from '../../train/log-history.js'
 import { checkSmokeRun, type RolloutLine, type ServerCounters, type SmokeCheck } from '../../train/smoke-checks.js'
 import { packageRoot } from '../../train/training-settings.js'
 import { parsePositiveInteger } from '../parse-options.js'
+import { type Learning, runLearningProbe } from './train-smoke-probe.js'
 import {
   checkRlPython,
   log,
+  printCounters,
   qwen3TokenizerFolder,
   runPython,
   SmokeClient,
   SmokeStepError,
   sleep,
   stampMatches,
+  waitForEnd,
   writeWarmupTrajectories,
 } from './train-smoke-steps.js'
 import { runStopCheck } from './train-smoke-stop.js'
@@ -42,6 +48,7 @@ interface SmokeOptions {
   steps: number
   warmupSteps: number
   warmupRows: number
+  learningRate: number
   stopCheck: boolean
   report?: string
 }
@@ -62,7 +69,8 @@ export function registerTrainSmokeCommand(train: Command): void {
       3,
     )
     .option('--warmup-steps <n>', 'supervised warm-up steps', parsePositiveInteger, 200)
-    .option('--warmup-rows <n>', 'scripted episodes recorded for the warm-up', parsePositiveInteger, 160)
+    .option('--warmup-rows <n>', 'scripted episodes recorded for the warm-up', parsePositiveInteger, 96)
+    .option('--learning-rate <x>', 'GRPO learning rate (the tiny model needs a large one to move in a few steps)', Number, 1e-3)
     .option('--no-stop-check', 'skip stopping a second run mid-way')
     .option('--report <file>', 'also write the checks and timings as JSON')
     .action(runSmoke)
@@ -88,7 +96,7 @@ async function prepareModel(
   )
   const random = join(options.outputsRoot, 'models', 'tiny-qwen3-random')
   const warm = join(options.outputsRoot, 'models', 'tiny-qwen3-warm')
-  const key = `${sha} steps=${options.warmupSteps} lr=5e-3 temperature=0.7 held-out=16 hidden=64 layers=2 seed=0`
+  const key = `${sha} steps=${options.warmupSteps} lr=5e-3 temperature=0.7 held-out=8 hidden=64 layers=2 seed=0`
   const stamp = join(warm, 'releaseops-warmup.key')
   if (existsSync(join(warm, 'model.safetensors')) && (await stampMatches(stamp, key))) {
     log(`warmed model cached at ${warm} (same trajectories and settings)`)
@@ -120,7 +128,7 @@ async function prepareModel(
         '--learning-rate',
         '5e-3',
         '--held-out',
-        '16',
+        '8',
         '--temperature',
         '0.7',
       ],
@@ -128,34 +136,6 @@ async function prepareModel(
     }),
   )
   await writeFile(stamp, `${key}\n`)
-}
-
-async function waitForEnd(client: SmokeClient, timeoutMs: number): Promise<Json> {
-  const deadline = Date.now() + timeoutMs
-  let shown = -1
-  for (;;) {
-    const status = (await client.request('GET', '/train/status')).json as Json
-    const metrics = (await client.request('GET', '/train/metrics')).json as Json
-    const step = typeof metrics.global_step === 'number' ? metrics.global_step : -1
-    if (step !== shown && step >= 0) {
-      shown = step
-      log(`step ${step}/${metrics.max_steps ?? '?'} (${status.state}, ${status.elapsed_seconds} s)`)
-    }
-    if (!status.running) return status
-    if (Date.now() > deadline) throw new SmokeStepError('smoke_timeout', `The run did not finish in ${timeoutMs / 1000} s.`)
-    await sleep(1000)
-  }
-}
-
-function printCounters(counters: ServerCounters, envId: string): void {
-  const env = counters.envs[envId]
-  log(`server-side counters for ${envId} (GET /counters):`)
-  if (!env) {
-    log('  (no calls)')
-    return
-  }
-  log(`  resets ${env.resets}, steps ${env.steps}, tool calls ${env.tool_calls_total}, rejected calls ${env.tool_errors}`)
-  for (const [tool, count] of Object.entries(env.tool_calls).sort((a, b) => b[1] - a[1])) log(`    ${tool.padEnd(20)} ${count}`)
 }
 
 async function runSmoke(flags: SmokeOptions): Promise<void> {
@@ -183,6 +163,8 @@ async function runSmoke(flags: SmokeOptions): Promise<void> {
   log(`server ${server.url} (token set; outputs root ${outputsRoot})`)
   const client = new SmokeClient(server.url, token)
   const checks: SmokeCheck[] = []
+  const calls = { accepted_tool_calls: 0, rejected_tool_calls: 0 }
+  let learning: Learning | null = null
   try {
     const anonymous = await client.request('POST', '/train/start', {}, { token: false })
     checks.push({ name: 'start without the token is refused', ok: anonymous.status === 401, detail: `HTTP ${anonymous.status}` })
@@ -196,6 +178,7 @@ async function runSmoke(flags: SmokeOptions): Promise<void> {
       per_device_train_batch_size: 8,
       max_completion_length: 160,
       temperature: 1.0,
+      learning_rate: flags.learningRate,
       max_rows: 64,
       seed: 7,
     }
@@ -228,6 +211,14 @@ async function runSmoke(flags: SmokeOptions): Promise<void> {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as RolloutLine)
     printCounters(counters, flags.env)
+    const envCounters = counters.envs[flags.env]
+    calls.accepted_tool_calls = (envCounters?.tool_calls_total ?? 0) - (envCounters?.tool_errors ?? 0)
+    calls.rejected_tool_calls = envCounters?.tool_errors ?? 0
+    checks.push({
+      name: 'the env accepted some of the trainer’s tool calls',
+      ok: calls.accepted_tool_calls > 0,
+      detail: `accepted ${calls.accepted_tool_calls}, rejected ${calls.rejected_tool_calls} (server counters)`,
+    })
     checks.push(
       ...checkSmokeRun({
         envId: flags.env,
@@ -260,6 +251,21 @@ async function runSmoke(flags: SmokeOptions): Promise<void> {
         `  step ${row.step}: loss ${row.loss} grad_norm ${row.grad_norm} reward ${row.reward} reward_std ${row.reward_std} tools/call_frequency ${row['tools/call_frequency']} tools/failure_frequency ${row['tools/failure_frequency']}`,
       )
     }
+    if (status.state === 'succeeded') {
+      const probe = await timed(timings, 'learning probe', () =>
+        runLearningProbe({
+          python,
+          envId: flags.env,
+          work,
+          before: join(outputsRoot, 'models', 'tiny-qwen3-warm'),
+          after: join(outputsRoot, 'runs', runId, 'final'),
+        }),
+      )
+      learning = probe.learning
+      checks.push(probe.check)
+    } else {
+      checks.push({ name: 'learning: held-out accepted-call rate rose after GRPO', ok: false, detail: 'the run did not succeed' })
+    }
     if (flags.stopCheck) checks.push(...(await timed(timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
   } finally {
     await server.close()
@@ -268,7 +274,11 @@ async function runSmoke(flags: SmokeOptions): Promise<void> {
   for (const check of checks) log(`${check.ok ? 'PASS' : 'FAIL'} ${check.name}: ${check.detail}`)
   const failed = checks.filter((check) => !check.ok)
   log(`${checks.length - failed.length}/${checks.length} checks passed in ${timings.total} s (${JSON.stringify(timings)})`)
-  if (flags.report) await writeFile(flags.report, `${JSON.stringify({ checks, timings }, null, 2)}\n`)
+  if (learning) log(`learning (${learning.metric}, held-out ${learning.held_out_split}): ${learning.before} → ${learning.after}`)
+  if (flags.report) {
+    const report = { ...calls, learning, checks, timings }
+    await writeFile(flags.report, `${JSON.stringify(report, null, 2)}\n`)
+  }
   if (failed.length > 0) {
     throw new SmokeStepError('smoke_failed', `${failed.length} check(s) failed: ${failed.map((check) => check.name).join('; ')}`)
   }

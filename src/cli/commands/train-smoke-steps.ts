@@ -11,7 +11,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { envRegistry, policyRegistry } from '../../envs/index.js'
+import { holdFirstPolicy, holdFirstPolicyName } from '../../train/hold-first-policy.js'
 import { recordTrajectories } from '../../train/record-trajectories.js'
+import type { ServerCounters } from '../../train/smoke-checks.js'
 import { packageRoot } from '../../train/training-settings.js'
 
 export class SmokeStepError extends ReleaseOpsError {
@@ -74,16 +76,21 @@ export function qwen3TokenizerFolder(): string {
   return folder
 }
 
-/** Scripted episodes through the agent loop → JSONL; returns its sha256. */
+/**
+ * Scripted episodes through the agent loop → JSONL; returns its sha256. Every other row is played by the
+ * id-free `hold-first` teacher (an accepted first call), the rest by the env's baselines in turn.
+ */
 export async function writeWarmupTrajectories(options: { envId: string; rows: number; path: string }): Promise<string> {
   const dataset = envRegistry.get(options.envId).dataset
   if (!dataset) throw new SmokeStepError('no_dataset', `${options.envId} has no dataset.`)
   const lines: string[] = []
+  const policyNames = policyRegistry.names(options.envId).flatMap((name) => [holdFirstPolicyName, name])
   for await (const line of recordTrajectories({
     envId: options.envId,
     envs: envRegistry,
     policies: policyRegistry,
-    policyNames: policyRegistry.names(options.envId),
+    policyNames,
+    extraPolicies: { [holdFirstPolicyName]: () => holdFirstPolicy() },
     rows: dataset.rows('train').slice(-options.rows),
     maxTurns: 1,
   })) {
@@ -178,3 +185,35 @@ export class SmokeClient {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+type Json = Record<string, unknown>
+
+/** Polls status and metrics until the run ends, logging each new step. */
+export async function waitForEnd(client: SmokeClient, timeoutMs: number): Promise<Json> {
+  const deadline = Date.now() + timeoutMs
+  let shown = -1
+  for (;;) {
+    const status = (await client.request('GET', '/train/status')).json as Json
+    const metrics = (await client.request('GET', '/train/metrics')).json as Json
+    const step = typeof metrics.global_step === 'number' ? metrics.global_step : -1
+    if (step !== shown && step >= 0) {
+      shown = step
+      log(`step ${step}/${metrics.max_steps ?? '?'} (${status.state}, ${status.elapsed_seconds} s)`)
+    }
+    if (!status.running) return status
+    if (Date.now() > deadline) throw new SmokeStepError('smoke_timeout', `The run did not finish in ${timeoutMs / 1000} s.`)
+    await sleep(1000)
+  }
+}
+
+/** The server's own counters for the env, as the smoke prints them. */
+export function printCounters(counters: ServerCounters, envId: string): void {
+  const env = counters.envs[envId]
+  log(`server-side counters for ${envId} (GET /counters):`)
+  if (!env) {
+    log('  (no calls)')
+    return
+  }
+  log(`  resets ${env.resets}, steps ${env.steps}, tool calls ${env.tool_calls_total}, rejected calls ${env.tool_errors}`)
+  for (const [tool, count] of Object.entries(env.tool_calls).sort((a, b) => b[1] - a[1])) log(`    ${tool.padEnd(20)} ${count}`)
+}

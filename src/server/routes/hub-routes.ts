@@ -10,6 +10,7 @@ import { pushToHub } from '../../train/hub-push.js'
 import { TrainingStateError } from '../../train/training-errors.js'
 import { hubRepoIdSchema } from '../../train/training-request.js'
 import type { TrainingSettings } from '../../train/training-settings.js'
+import { HttpError } from '../http/http-errors.js'
 import { refuseInCluster, withHttpErrors } from './operations-support.js'
 
 export const hubPushRequestSchema = z.strictObject({
@@ -19,9 +20,48 @@ export const hubPushRequestSchema = z.strictObject({
   commit_title: z.string().min(1).max(200).optional(),
 })
 
-export function registerHubRoutes(app: FastifyInstance, options: { settings: TrainingSettings; clustered: boolean }): void {
+export type HubPushRequest = Pick<z.output<typeof hubPushRequestSchema>, 'repo' | 'path' | 'create_repo'> & {
+  commit_title?: string | undefined
+}
+
+/** Registers `POST /hub/push`; returns its push (one at a time), which the original's alias reuses. */
+export function registerHubRoutes(
+  app: FastifyInstance,
+  options: { settings: TrainingSettings; clustered: boolean },
+): (request: HubPushRequest) => Promise<unknown> {
   const typed = app.withTypeProvider<ZodTypeProvider>()
   let pushing = false
+  const push = (body: HubPushRequest) =>
+    withHttpErrors(async () => {
+      refuseInCluster(options.clustered)
+      const parsed = hubPushRequestSchema.safeParse(body)
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]
+        throw new HttpError({
+          status: 422,
+          code: 'invalid_request',
+          path: issue?.path.join('.') ?? '',
+          message: issue?.message ?? '',
+        })
+      }
+      if (pushing)
+        throw new TrainingStateError({ code: 'push_running', message: 'A Hub push is in progress; retry when it ends.' })
+      pushing = true
+      try {
+        const { settings } = options
+        return await pushToHub({
+          outputsRoot: settings.outputsDir,
+          path: parsed.data.path,
+          repo: parsed.data.repo,
+          token: settings.hubToken,
+          createIfMissing: parsed.data.create_repo,
+          ...(settings.hubUrl ? { hubUrl: settings.hubUrl } : {}),
+          ...(parsed.data.commit_title ? { commitTitle: parsed.data.commit_title } : {}),
+        })
+      } finally {
+        pushing = false
+      }
+    })
   typed.post(
     '/hub/push',
     {
@@ -33,26 +73,7 @@ export function registerHubRoutes(app: FastifyInstance, options: { settings: Tra
         body: hubPushRequestSchema,
       },
     },
-    (request) =>
-      withHttpErrors(async () => {
-        refuseInCluster(options.clustered)
-        if (pushing)
-          throw new TrainingStateError({ code: 'push_running', message: 'A Hub push is in progress; retry when it ends.' })
-        pushing = true
-        try {
-          const { settings } = options
-          return await pushToHub({
-            outputsRoot: settings.outputsDir,
-            path: request.body.path,
-            repo: request.body.repo,
-            token: settings.hubToken,
-            createIfMissing: request.body.create_repo,
-            ...(settings.hubUrl ? { hubUrl: settings.hubUrl } : {}),
-            ...(request.body.commit_title ? { commitTitle: request.body.commit_title } : {}),
-          })
-        } finally {
-          pushing = false
-        }
-      }),
+    (request) => push(request.body),
   )
+  return push
 }

@@ -22,6 +22,7 @@ import { registerDashboardRoutes } from './dashboard-routes.js'
 import { registerEvalJobRoutes } from './eval-job-routes.js'
 import { registerHubRoutes } from './hub-routes.js'
 import { localServerUrl } from './operations-support.js'
+import { registerOriginalRoutes } from './original-routes.js'
 import { registerOutputsRoutes } from './outputs-routes.js'
 import { registerTrainingRoutes } from './training-routes.js'
 
@@ -88,8 +89,9 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     liveIntervalMs: settings.liveIntervalMs,
   })
   registerOutputsRoutes(app, { outputsRoot: settings.outputsDir })
-  registerHubRoutes(app, { settings, clustered })
+  const push = registerHubRoutes(app, { settings, clustered })
   registerEvalJobRoutes(app, { jobs: evalJobs, clustered })
+  registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push })
   registerDashboardRoutes(app, { registry: options.registry, policies: policyRegistry })
   app.addHook('preClose', async () => {
     if (evalJobs.status().state === 'running') evalJobs.cancel()

@@ -98,17 +98,29 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.get(
     '/train/metrics',
-    { schema: { summary: 'The run’s log history (live: rewritten on every log/save).', tags } },
-    async () => {
+    {
+      schema: {
+        summary: 'The run’s log history (live: rewritten on every log/save). `?format=original`: the original’s {smoke, pilot}.',
+        tags,
+        querystring: z.object({ format: z.enum(['releaseops', 'original']).default('releaseops') }),
+      },
+    },
+    async (request) => {
       const run = supervisor.latestRun()
       const snapshot = run ? await readMetricsFile(run.metricsPath) : null
+      const rows = snapshot?.rows ?? []
+      if (request.query.format === 'original') {
+        // The original kept one log history per mode; the latest run fills its own preset's slot.
+        const preset = run?.parameters.preset
+        return { smoke: preset === 'smoke' && snapshot ? rows : null, pilot: preset === 'pilot' && snapshot ? rows : null }
+      }
       return {
         run_id: run?.runId ?? null,
-        status: snapshot?.status ?? null,
+        status: metricsStatus(snapshot?.status ?? null, supervisor.status()),
         global_step: snapshot?.globalStep ?? null,
         max_steps: snapshot?.maxSteps ?? null,
         best: snapshot?.best ?? null,
-        log_history: snapshot?.rows ?? [],
+        log_history: rows,
       }
     },
   )
@@ -182,4 +194,14 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       raw.once('close', close)
     },
   )
+}
+
+/**
+ * The metrics file's status is the trainer's word, last written while it ran: a killed trainer never
+ * writes "stopped". Once the supervisor knows the run is over, its state wins over a stale "running".
+ */
+export function metricsStatus(fileStatus: string | null, status: { state: string; running: boolean }): string | null {
+  if (fileStatus === null) return status.running || status.state === 'idle' ? null : status.state
+  if (!status.running && fileStatus === 'running') return status.state
+  return fileStatus
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { trainerCommand } from './trainer-command.js'
+import { trainingParameters, trainingStartSchema } from './training-request.js'
+
+describe('trainerCommand', () => {
+  it('passes the GPU run’s options (optim, checkpointing, bf16, beta, loss type, thinking) to train_grpo.py', () => {
+    const request = trainingStartSchema.parse({
+      preset: 'pilot',
+      optim: 'paged_adamw_8bit',
+      gradient_checkpointing: true,
+      bf16: true,
+      beta: 0.04,
+      loss_type: 'grpo',
+      enable_thinking: true,
+    })
+    const command = trainerCommand({
+      python: 'python3',
+      script: 'train_grpo.py',
+      parameters: trainingParameters({ request, envId: 'releaseops-v2', model: 'Qwen/Qwen3-1.7B' }),
+      runDir: '/runs/x',
+      datasetPath: '/runs/x/dataset.jsonl',
+      envUrl: 'http://127.0.0.1:8000',
+    })
+    const flag = (name: string) => command[command.indexOf(name) + 1]
+    expect(flag('--optim')).toBe('paged_adamw_8bit')
+    expect(flag('--gradient-checkpointing')).toBe('true')
+    expect(flag('--bf16')).toBe('true')
+    expect(flag('--beta')).toBe('0.04')
+    expect(flag('--loss-type')).toBe('grpo')
+    expect(flag('--enable-thinking')).toBe('true')
+  })
+
+  it('leaves the defaults to the script (which picks them from the host) when not given', () => {
+    const request = trainingStartSchema.parse({ preset: 'pilot' })
+    const command = trainerCommand({
+      python: 'python3',
+      script: 'train_grpo.py',
+      parameters: trainingParameters({ request, envId: 'releaseops-v2', model: 'Qwen/Qwen3-1.7B' }),
+      runDir: '/runs/x',
+      datasetPath: '/runs/x/dataset.jsonl',
+      envUrl: 'http://127.0.0.1:8000',
+    })
+    for (const name of ['--optim', '--gradient-checkpointing', '--bf16', '--beta', '--loss-type', '--enable-thinking'])
+      expect(command).not.toContain(name)
+  })
+
+  it('refuses an optimiser or loss type train_grpo.py does not take', () => {
+    expect(trainingStartSchema.safeParse({ optim: 'adam_magic' }).success).toBe(false)
+    expect(trainingStartSchema.safeParse({ loss_type: 'ppo' }).success).toBe(false)
+  })
+})

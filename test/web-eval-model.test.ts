@@ -1,0 +1,80 @@
+/**
+ * The eval page in headless Chromium, its two missing options: the oracle (a privileged policy, the
+ * ceiling the baselines are read against) is offered and checked by default; and a model endpoint named
+ * in the form is what the job evaluates (the scripted model behind a real OpenAI-compatible server,
+ * playing phase-aware-rule).
+ */
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
+import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
+import { envRegistry, policyRegistry } from '../src/envs/index.js'
+import type { EvalJobStatus } from '../src/train/eval-job.js'
+import { launchBrowser, openPage, pageErrors } from './train-support/browser.js'
+import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
+
+let server: OperationsServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  server = await startOperationsServer()
+  browser = await launchBrowser()
+  page = await openPage(browser, `${server.url}/ui/eval.html`, token)
+  await page.waitForSelector('[data-testid=policies] input[name=policy][value=oracle]')
+  pageErrors(page).length = 0
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.dispose()
+})
+
+async function finished(): Promise<EvalJobStatus> {
+  let status: EvalJobStatus | undefined
+  await waitFor(async () => {
+    status = (await (await server.call('/api/eval')).json()) as EvalJobStatus
+    return status.state !== 'running' && status.state !== 'idle'
+  }, 60_000)
+  return status as EvalJobStatus
+}
+
+describe('eval page: ceiling and model endpoint', () => {
+  it('offers the oracle as the ceiling, checked, and runs it with the baselines', async () => {
+    expect(await page.isChecked('[data-testid=policies] input[value=oracle]')).toBe(true)
+    expect(await page.textContent('[data-testid=policies]')).toContain('oracle (ceiling)')
+    for (const input of await page.locator('[data-testid=policies] input[name=policy]').all()) {
+      if (!['oracle', 'naive'].includes((await input.getAttribute('value')) ?? '')) await input.uncheck()
+    }
+    await page.fill('#rows', '3')
+    await page.click('[data-testid=run]')
+    const job = await finished()
+    expect(job.state).toBe('succeeded')
+    expect(Object.keys(job.summary ?? {}).sort()).toEqual(['naive', 'oracle'])
+  })
+
+  it('evaluates the model behind the endpoint named in the form', async () => {
+    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 3) ?? []
+    const model = new ScriptedPolicyModel({
+      envId: 'releaseops-v2',
+      policy: 'phase-aware-rule',
+      rows,
+      envs: envRegistry,
+      policies: policyRegistry,
+    })
+    const endpoint = await startMockOpenAiServer({ model, format: 'qwen3', modelName: 'scripted-phase-aware' })
+    try {
+      await page.fill('[data-testid=model-name]', endpoint.modelName)
+      await page.fill('[data-testid=model-url]', endpoint.url)
+      await page.fill('#rows', '3')
+      await page.click('[data-testid=run]')
+      const job = await finished()
+      expect(job.state, JSON.stringify(job.error)).toBe('succeeded')
+      expect(job.agents).toEqual([endpoint.modelName])
+      expect(Object.keys(job.summary ?? {})).toEqual([endpoint.modelName])
+      expect(pageErrors(page)).toEqual([])
+    } finally {
+      await endpoint.close()
+    }
+  })
+})
