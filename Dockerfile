@@ -12,7 +12,8 @@
 #   answer 403 token_not_configured: nobody can spend the GPU or push with the Space's HF_TOKEN.
 # - Env play (/reset, /step, /ws, /mcp, sessions) stays open unless RELEASEOPS_TOKEN is set.
 # - HF_TOKEN (a Space secret) is only read by the server for Hub pushes; it is never taken from a request.
-# The server binds 0.0.0.0 here (the Space proxy reaches it).
+# The server binds 0.0.0.0 here (the Space proxy reaches it) and accepts the Space's own *.hf.space Host
+# (DNS-rebinding check, decision 0043); set RELEASEOPS_ALLOWED_HOSTS to your names elsewhere.
 
 ARG CUDA_IMAGE=nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cu128
@@ -39,7 +40,7 @@ RUN python3 -m venv /opt/rl \
   && /opt/rl/bin/pip install --no-cache-dir --upgrade pip \
   && /opt/rl/bin/pip install --no-cache-dir torch --index-url "${TORCH_INDEX_URL}" \
   && /opt/rl/bin/pip install --no-cache-dir -r /tmp/requirements-train.txt
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 \
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 RELEASEOPS_ALLOWED_HOSTS=*.hf.space \
   RELEASEOPS_TRAIN_PYTHON=/opt/rl/bin/python \
   RELEASEOPS_OUTPUTS_DIR=/data/outputs \
   HF_HOME=/data/hf

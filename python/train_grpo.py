@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """GRPO on a releaseops env served over HTTP, with TRL's ``environment_factory``.
 
-    releaseops serve --env releaseops-v2 &                       # the env, on loopback
-    releaseops dataset --env releaseops-v2 --out data --splits train
+    releaseops serve --env releaseops-v3 &                       # the env, on loopback
+    releaseops dataset --env releaseops-v3 --out data --splits train
     python python/train_grpo.py --dataset data/train.jsonl --model-name Qwen/Qwen3-0.6B --max-steps 100
     python python/train_grpo.py --smoke --dataset data/train.jsonl --model-name outputs/models/tiny-qwen3
 

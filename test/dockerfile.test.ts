@@ -85,6 +85,8 @@ describe.each([
       .filter((item) => item.keyword === 'ENV')
       .map((item) => item.args)
       .join(' ')
+    // Bound to 0.0.0.0 behind the Space proxy: the Space's Host must pass the DNS-rebinding check.
+    expect(environment).toContain('RELEASEOPS_ALLOWED_HOSTS=*.hf.space')
     if (trains) {
       expect(environment).toContain('RELEASEOPS_TRAIN_PYTHON=/opt/rl/bin/python')
       const runs = final

@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--best-window", type=_positive_int, default=1, help="logged rewards averaged to pick the best checkpoint")
     env = parser.add_argument_group("env server")
     env.add_argument("--env-url", default=os.environ.get("RELEASEOPS_URL", "http://127.0.0.1:8000"), help="releaseops serve address")
-    env.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v2"))
+    env.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v3"))
     hyper = parser.add_argument_group("hyperparameters")
     hyper.add_argument("--max-steps", type=_positive_int)
     hyper.add_argument("--learning-rate", type=_positive_float, default=1e-5)

@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--model", action="append", required=True, help="LABEL=MODEL_DIR (repeatable)")
     parser.add_argument("--out", required=True, help="JSON report")
     parser.add_argument("--env-url", default=os.environ.get("RELEASEOPS_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v2"))
+    parser.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v3"))
     parser.add_argument("--count", type=int, default=16, help="held-out rows used")
     parser.add_argument("--samples-per-row", type=int, default=4)
     parser.add_argument("--temperature", type=float, default=1.0)

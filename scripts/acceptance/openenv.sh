@@ -11,7 +11,7 @@ checkout=${1:?usage: scripts/acceptance/openenv.sh OPENENV_CHECKOUT}
 checkout=$(cd "$checkout" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv=${OPENENV_VENV:-/tmp/openenv-acceptance-venv}
-env_id=${OPENENV_ENV_ID:-releaseops-v2}
+env_id=${OPENENV_ENV_ID:-releaseops-v3}
 revision=$(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo unknown)
 log=$(mktemp -d)/acceptance
 verdict() { echo "openenv acceptance: $1 (OpenEnv $revision, env $env_id)${2:+: $2}"; }
