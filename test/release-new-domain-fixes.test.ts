@@ -195,15 +195,12 @@ describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
       model,
       '--report',
       report,
-      '--lower',
-      '0',
-      '--upper',
-      '1',
     ])
-    expect(gate.status, gate.stderr).toBe(0)
+    // The mock plays the oracle, so every val row scores: a 100% rate fails the formal [0.05, 0.30] gate (exit 1).
+    expect(gate.status, gate.stderr).toBe(1)
     const parsed = JSON.parse(readFileSync(report, 'utf8'))
     expect(episodes).toBe(readLines(canonical).filter((record) => record.split === 'val').length)
-    expect(parsed).toMatchObject({ status: 'passed', numerator: episodes, denominator: episodes })
+    expect(parsed).toMatchObject({ status: 'failed', numerator: episodes, denominator: episodes })
   }, 60_000)
 })
 

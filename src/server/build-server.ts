@@ -105,7 +105,7 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
   app.addHook('onRequest', tokenGuard({ token: options.token, operatorToken: options.operatorToken }))
   // Operator paths get the operator level whoever registers them (decision 0043).
   app.addHook('onRoute', (route) => {
-    const access = routeAccessOf(route.url, route.config?.access)
+    const access = routeAccessOf(route.url, route.config)
     route.config = { ...(route.config ?? {}), access }
   })
 

@@ -20,6 +20,8 @@ declare module 'fastify' {
     access?: RouteAccess
     /** Errors on this route are answered as JSON-RPC (HTTP 200), as OpenEnv's `/mcp` does. */
     jsonRpc?: boolean
+    /** The route only answers 405 naming its POST route: it serves no data, so it keeps `public` on operator paths. */
+    methodNotAllowed?: boolean
   }
 }
 
@@ -84,7 +86,12 @@ function unauthorized(presented: string | undefined): HttpError {
 export const operatorRoutePattern = /^\/(?:outputs|train|counters|hub|api\/eval)(?:[/?.]|$)/
 
 /** The access a route gets: its declared level, raised to `operator` on operator paths. */
-export function routeAccessOf(url: string, declared: RouteAccess | undefined): RouteAccess {
+export function routeAccessOf(
+  url: string,
+  config: { access?: RouteAccess; methodNotAllowed?: boolean } | undefined,
+): RouteAccess {
+  const declared = config?.access
+  if (declared === 'public' && config?.methodNotAllowed === true) return 'public'
   if (operatorRoutePattern.test(url) && (declared === undefined || declared === 'session' || declared === 'public'))
     return 'operator'
   return declared ?? 'session'

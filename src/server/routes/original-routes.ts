@@ -212,7 +212,11 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
     ['/api/run-eval', 'POST /api/eval'],
   ]
   for (const [path, replacement] of aliases) {
-    app.get(path, { config: { access: 'public' }, schema: { hide: true } }, methodNotAllowed(path, replacement))
+    app.get(
+      path,
+      { config: { access: 'public', methodNotAllowed: true }, schema: { hide: true } },
+      methodNotAllowed(path, replacement),
+    )
   }
 }
 
