@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EvalJobStatus } from '../src/train/eval-job.js'
-import { launchBrowser, openPage, pageErrors } from './train-support/browser.js'
+import { launchBrowser, openReadyPage, pageErrors } from './train-support/browser.js'
 import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
 import { phaseAwareEndpoint } from './train-support/phase-aware-endpoint.js'
 
@@ -18,9 +18,12 @@ let page: Page
 beforeAll(async () => {
   server = await startOperationsServer()
   browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/eval.html`, token)
-  await page.waitForSelector('[data-testid=policies] input[name=policy][value=oracle]')
-  pageErrors(page).length = 0
+  page = await openReadyPage({
+    browser,
+    url: `${server.url}/ui/eval.html`,
+    token,
+    ready: '[data-testid=policies] input[name=policy][value=oracle]',
+  })
 }, 60_000)
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EvalJobStatus } from '../src/train/eval-job.js'
-import { canvasColors, launchBrowser, openPage, pageErrors, screenshot } from './train-support/browser.js'
+import { canvasColors, launchBrowser, openReadyPage, pageErrors, screenshot } from './train-support/browser.js'
 import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
 
 let server: OperationsServer
@@ -20,10 +20,12 @@ const format = (value: number) => (Number.isInteger(value) ? String(value) : val
 beforeAll(async () => {
   server = await startOperationsServer()
   browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/eval.html`, token)
-  // Entering the token reloads the lists; requests made before it (401s) are not errors of this test.
-  await page.waitForSelector('[data-testid=policies] input[name=policy]')
-  pageErrors(page).length = 0
+  page = await openReadyPage({
+    browser,
+    url: `${server.url}/ui/eval.html`,
+    token,
+    ready: '[data-testid=policies] input[name=policy]',
+  })
 }, 60_000)
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envRegistry } from '../src/envs/index.js'
 import { episodeLine } from '../src/eval/episode-record.js'
 import { runEval } from '../src/eval/run-eval.js'
-import { launchBrowser, openPage, pageErrors } from './train-support/browser.js'
+import { launchBrowser, openReadyPage, pageErrors } from './train-support/browser.js'
 import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
 
 let server: OperationsServer
@@ -33,9 +33,13 @@ beforeAll(async () => {
     `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
   )
   browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/replay.html`, token)
-  await page.waitForSelector('#file option[value="evals/four/episodes.jsonl"]', { state: 'attached' })
-  pageErrors(page).length = 0
+  page = await openReadyPage({
+    browser,
+    url: `${server.url}/ui/replay.html`,
+    token,
+    ready: '#file option[value="evals/four/episodes.jsonl"]',
+    state: 'attached',
+  })
 }, 60_000)
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envRegistry } from '../src/envs/index.js'
 import { episodeLine } from '../src/eval/episode-record.js'
 import { runEval } from '../src/eval/run-eval.js'
-import { launchBrowser, openPage, pageErrors, screenshot } from './train-support/browser.js'
+import { launchBrowser, openReadyPage, pageErrors, screenshot } from './train-support/browser.js'
 import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
 
 let server: OperationsServer
@@ -29,10 +29,13 @@ beforeAll(async () => {
   await mkdir(join(server.outputs, 'evals', 'baseline'), { recursive: true })
   await writeFile(join(server.outputs, 'evals', 'baseline', 'episodes.jsonl'), `${text}\n`)
   browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/replay.html`, token)
-  // Entering the token lists the outputs again; the 401s of the list made before it are expected.
-  await page.waitForSelector('#file option[value="evals/baseline/episodes.jsonl"]', { state: 'attached' })
-  pageErrors(page).length = 0
+  page = await openReadyPage({
+    browser,
+    url: `${server.url}/ui/replay.html`,
+    token,
+    ready: '#file option[value="evals/baseline/episodes.jsonl"]',
+    state: 'attached',
+  })
 }, 60_000)
 
 afterAll(async () => {
