@@ -4,31 +4,21 @@
  * in the form is what the job evaluates (the scripted model behind a real OpenAI-compatible server,
  * playing phase-aware-rule).
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { EvalJobStatus } from '../src/train/eval-job.js'
-import { launchBrowser, openReadyPage, pageErrors } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
+import { pageErrors } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type OperationsServer, waitFor } from './train-support/operations-server.js'
 import { phaseAwareEndpoint } from './train-support/phase-aware-endpoint.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  browser = await launchBrowser()
-  page = await openReadyPage({
-    browser,
-    url: `${server.url}/ui/eval.html`,
-    token,
-    ready: '[data-testid=policies] input[name=policy][value=oracle]',
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+useDashboardSession({
+  path: '/ui/eval.html',
+  ready: '[data-testid=policies] input[name=policy][value=oracle]',
+  opened: (session) => ({ server, page } = session),
 })
 
 async function finished(): Promise<EvalJobStatus> {

@@ -6,41 +6,34 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { envRegistry } from '../src/envs/index.js'
 import { episodeLine } from '../src/eval/episode-record.js'
 import { runEval } from '../src/eval/run-eval.js'
-import { launchBrowser, openReadyPage, pageErrors, screenshot } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
+import { pageErrors, screenshot } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
 let lines: ReturnType<typeof episodeLine>[]
 let text: string
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 4) ?? []
-  const records = await runEval({ envId: 'releaseops-v2', rows, policies: ['phase-aware-rule'], recordSteps: true })
-  lines = records.map(episodeLine)
-  text = lines.map((line) => JSON.stringify(line)).join('\n')
-  await mkdir(join(server.outputs, 'evals', 'baseline'), { recursive: true })
-  await writeFile(join(server.outputs, 'evals', 'baseline', 'episodes.jsonl'), `${text}\n`)
-  browser = await launchBrowser()
-  page = await openReadyPage({
-    browser,
-    url: `${server.url}/ui/replay.html`,
-    token,
-    ready: '#file option[value="evals/baseline/episodes.jsonl"]',
-    state: 'attached',
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+useDashboardSession({
+  path: '/ui/replay.html',
+  // Entering the token lists the outputs again; the 401s of the list made before it are expected.
+  ready: '#file option[value="evals/baseline/episodes.jsonl"]',
+  state: 'attached',
+  prepare: async (server) => {
+    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 4) ?? []
+    const records = await runEval({ envId: 'releaseops-v2', rows, policies: ['phase-aware-rule'], recordSteps: true })
+    lines = records.map(episodeLine)
+    text = lines.map((line) => JSON.stringify(line)).join('\n')
+    await mkdir(join(server.outputs, 'evals', 'baseline'), { recursive: true })
+    await writeFile(join(server.outputs, 'evals', 'baseline', 'episodes.jsonl'), `${text}\n`)
+  },
+  opened: (session) => ({ server, page } = session),
 })
 
 describe('replay page', () => {
