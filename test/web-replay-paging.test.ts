@@ -6,20 +6,16 @@
  * that name a success (`payment_tests_passing`, `deploy_checks_passed`) are green when true. Play offers
  * only unresolved proposal ids.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { envRegistry } from '../src/envs/index.js'
-import { episodeLine } from '../src/eval/episode-record.js'
-import { runEval } from '../src/eval/run-eval.js'
 import { pageErrors } from './train-support/browser.js'
 import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type EpisodeLine, writeEvalEpisodes } from './train-support/eval-episodes-file.js'
 import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
 let page: Page
-let lines: ReturnType<typeof episodeLine>[]
+let lines: EpisodeLine[]
 const policies = ['naive', 'rule', 'phase-aware-rule', 'oracle']
 
 useDashboardSession({
@@ -27,14 +23,13 @@ useDashboardSession({
   ready: '#file option[value="evals/four/episodes.jsonl"]',
   state: 'attached',
   prepare: async (server) => {
-    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 150) ?? []
-    const records = await runEval({ envId: 'releaseops-v2', rows, policies, recordSteps: true })
-    lines = records.map(episodeLine).sort((a, b) => policies.indexOf(String(a.policy)) - policies.indexOf(String(b.policy)))
-    await mkdir(join(server.outputs, 'evals', 'four'), { recursive: true })
-    await writeFile(
-      join(server.outputs, 'evals', 'four', 'episodes.jsonl'),
-      `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
-    )
+    ;({ lines } = await writeEvalEpisodes({
+      server,
+      name: 'four',
+      rows: 150,
+      policies,
+      order: (a, b) => policies.indexOf(String(a.policy)) - policies.indexOf(String(b.policy)),
+    }))
   },
   opened: (session) => ({ server, page } = session),
 })

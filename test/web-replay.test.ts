@@ -4,20 +4,16 @@
  * server and stepped through on the timeline, every step's reward matching the recorded one; a local
  * file can be opened too.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { envRegistry } from '../src/envs/index.js'
-import { episodeLine } from '../src/eval/episode-record.js'
-import { runEval } from '../src/eval/run-eval.js'
 import { pageErrors, screenshot } from './train-support/browser.js'
 import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type EpisodeLine, writeEvalEpisodes } from './train-support/eval-episodes-file.js'
 import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
 let page: Page
-let lines: ReturnType<typeof episodeLine>[]
+let lines: EpisodeLine[]
 let text: string
 
 useDashboardSession({
@@ -26,12 +22,7 @@ useDashboardSession({
   ready: '#file option[value="evals/baseline/episodes.jsonl"]',
   state: 'attached',
   prepare: async (server) => {
-    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 4) ?? []
-    const records = await runEval({ envId: 'releaseops-v2', rows, policies: ['phase-aware-rule'], recordSteps: true })
-    lines = records.map(episodeLine)
-    text = lines.map((line) => JSON.stringify(line)).join('\n')
-    await mkdir(join(server.outputs, 'evals', 'baseline'), { recursive: true })
-    await writeFile(join(server.outputs, 'evals', 'baseline', 'episodes.jsonl'), `${text}\n`)
+    ;({ lines, text } = await writeEvalEpisodes({ server, name: 'baseline', rows: 4, policies: ['phase-aware-rule'] }))
   },
   opened: (session) => ({ server, page } = session),
 })
