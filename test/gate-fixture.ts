@@ -9,8 +9,6 @@ import type { ModelMode } from '../src/agent/chat-model.js'
 import { OpenAiCompatibleModel } from '../src/agent/openai-compatible-model.js'
 import type { FaultPlan } from '../src/agent/scripted/fault-plan.js'
 import { type MockOpenAiServer, startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
-import type { DatasetRow } from '../src/core/env/env-dataset.js'
-import { EnvRegistry } from '../src/core/registry/env-registry.js'
 import { PolicyRegistry } from '../src/core/registry/policy-registry.js'
 import { toOpenAiTool } from '../src/core/tools/define-tool.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
@@ -22,6 +20,7 @@ import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
 import { demoLayout } from '../src/release/demo/write-demo-data.js'
 import { loadGradingFromManifest, loadTaskFiles } from '../src/release/io/load-task-files.js'
 import { runDemoPipeline } from '../src/release/pipeline/run-pipeline.js'
+import { releaseReplayEnvs } from '../src/release/rl/release-replay-envs.js'
 import { releaseRolloutSource } from '../src/release/rl/release-rollout-source.js'
 import { runRlExport } from '../src/release/rl/run-rl-export.js'
 import { temporaryDirectory } from './support/release-fixture.js'
@@ -74,23 +73,7 @@ export async function scriptedEndpoint(options: {
   modelRoot?: string
 }): Promise<MockOpenAiServer> {
   const { fixture } = options
-  const rows: DatasetRow[] = fixture.source.rows.map((row, index) => ({
-    seed: index,
-    prompt: row.prompt as never,
-    row: (row.reset.options as { row: never }).row,
-  }))
-  const envs = new EnvRegistry()
-  envs.register({
-    spec: gradingV1Spec,
-    create: fixture.source.createBareEnv,
-    dataset: {
-      splits: ['val'],
-      rows: () => rows,
-      toResetParams: (row) => ({ options: { row: row.row } }),
-      serializeRow: (row) => JSON.stringify(row),
-      groupBy: [],
-    },
-  })
+  const { rows, envs } = releaseReplayEnvs({ source: fixture.source, split: 'val' })
   const policies = new PolicyRegistry()
   policies.register(gradingV1Spec.id, {
     name: 'scripted-accuracy',

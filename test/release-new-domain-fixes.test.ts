@@ -135,6 +135,21 @@ describe('fix 4: sheet names of a workbook written by openpyxl', () => {
 })
 
 describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
+  /** The release and the task files it was built from, as both the mock and the gate take them. */
+  const releaseArgs = [
+    '--release',
+    rlRelease,
+    '--split',
+    'val',
+    '--registry',
+    files.registry,
+    '--corpus',
+    files.corpus,
+    '--task-config',
+    files.task,
+    '--grading-manifest',
+    manifest,
+  ]
   it('mock-llm --env grading-v1 --release plays every val row; the oracle gets all of them right', async () => {
     const mock = spawn(
       process.execPath,
@@ -147,18 +162,7 @@ describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
         'grading-v1',
         '--policy',
         'oracle',
-        '--release',
-        rlRelease,
-        '--split',
-        'val',
-        '--registry',
-        files.registry,
-        '--corpus',
-        files.corpus,
-        '--task-config',
-        files.task,
-        '--grading-manifest',
-        manifest,
+        ...releaseArgs,
         '--format',
         'qwen3.5',
         '--no-usage',
@@ -177,18 +181,7 @@ describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
     const gate = await runCliInProcess([
       'gate',
       'rollout',
-      '--release',
-      rlRelease,
-      '--split',
-      'val',
-      '--registry',
-      files.registry,
-      '--corpus',
-      files.corpus,
-      '--task-config',
-      files.task,
-      '--grading-manifest',
-      manifest,
+      ...releaseArgs,
       '--base-url',
       url,
       '--model',

@@ -136,39 +136,26 @@ describe('the runbook, verbatim, on the hospital domain', () => {
   })
 
   it('validators accept the validation.json the runbook writes into a release (fix 3)', async () => {
-    const again = await runCliInProcess([
-      'release',
-      'trajectories',
-      'validate',
-      '--dataset-dir',
-      variables.TRAJECTORY_RELEASE,
-      '--registry',
-      variables.REGISTRY,
-      '--corpus',
-      variables.CORPUS,
-      '--task-config',
-      variables.TASK_CONFIG,
-      '--grading-config',
-      variables.GRADING_CONFIG,
-      '--report',
-      join(variables.TRAJECTORY_RELEASE, 'validation.json'),
-    ])
+    const validate = (extra: string[]) =>
+      runCliInProcess([
+        'release',
+        'trajectories',
+        'validate',
+        '--dataset-dir',
+        variables.TRAJECTORY_RELEASE,
+        '--registry',
+        variables.REGISTRY,
+        '--corpus',
+        variables.CORPUS,
+        '--task-config',
+        variables.TASK_CONFIG,
+        '--grading-config',
+        variables.GRADING_CONFIG,
+        ...extra,
+      ])
+    const again = await validate(['--report', join(variables.TRAJECTORY_RELEASE, 'validation.json')])
     expect(again.status).toBe(0)
-    const twice = await runCliInProcess([
-      'release',
-      'trajectories',
-      'validate',
-      '--dataset-dir',
-      variables.TRAJECTORY_RELEASE,
-      '--registry',
-      variables.REGISTRY,
-      '--corpus',
-      variables.CORPUS,
-      '--grading-config',
-      variables.GRADING_CONFIG,
-      '--task-config',
-      variables.TASK_CONFIG,
-    ])
+    const twice = await validate([])
     expect([twice.status, JSON.parse(twice.stdout.trim().split('\n').at(-1) as string).report_errors]).toEqual([0, []])
     expect(json(join(run, 'releases/sft-legacy/source', dataset, 'validation.json')).valid).toBe(true)
   })

@@ -6,12 +6,11 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
-import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
-import { envRegistry, policyRegistry } from '../src/envs/index.js'
+import { envRegistry } from '../src/envs/index.js'
 import { buildSummary } from '../src/eval/build-summary.js'
 import { runEval } from '../src/eval/run-eval.js'
 import { type OperationsServer, startOperationsServer, waitFor } from './train-support/operations-server.js'
+import { phaseAwareEndpoint } from './train-support/phase-aware-endpoint.js'
 
 type Json = Record<string, unknown>
 
@@ -64,15 +63,7 @@ describe('eval jobs', () => {
   })
 
   it('evaluates a model endpoint: the scripted model playing phase-aware-rule scores what the policy scores', async () => {
-    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 6) ?? []
-    const model = new ScriptedPolicyModel({
-      envId: 'releaseops-v2',
-      policy: 'phase-aware-rule',
-      rows,
-      envs: envRegistry,
-      policies: policyRegistry,
-    })
-    const endpoint = await startMockOpenAiServer({ model, format: 'qwen3', modelName: 'scripted-phase-aware' })
+    const { rows, endpoint } = await phaseAwareEndpoint(6)
     try {
       const start = await server.call('/api/eval', {
         method: 'POST',

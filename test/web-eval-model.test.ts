@@ -4,30 +4,21 @@
  * in the form is what the job evaluates (the scripted model behind a real OpenAI-compatible server,
  * playing phase-aware-rule).
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
-import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
-import { envRegistry, policyRegistry } from '../src/envs/index.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { EvalJobStatus } from '../src/train/eval-job.js'
-import { launchBrowser, openPage, pageErrors } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
+import { pageErrors } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type OperationsServer, waitFor } from './train-support/operations-server.js'
+import { phaseAwareEndpoint } from './train-support/phase-aware-endpoint.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/eval.html`, token)
-  await page.waitForSelector('[data-testid=policies] input[name=policy][value=oracle]')
-  pageErrors(page).length = 0
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+useDashboardSession({
+  path: '/ui/eval.html',
+  ready: '[data-testid=policies] input[name=policy][value=oracle]',
+  opened: (session) => ({ server, page } = session),
 })
 
 async function finished(): Promise<EvalJobStatus> {
@@ -54,15 +45,7 @@ describe('eval page: ceiling and model endpoint', () => {
   })
 
   it('evaluates the model behind the endpoint named in the form', async () => {
-    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 3) ?? []
-    const model = new ScriptedPolicyModel({
-      envId: 'releaseops-v2',
-      policy: 'phase-aware-rule',
-      rows,
-      envs: envRegistry,
-      policies: policyRegistry,
-    })
-    const endpoint = await startMockOpenAiServer({ model, format: 'qwen3', modelName: 'scripted-phase-aware' })
+    const { endpoint } = await phaseAwareEndpoint(3)
     try {
       await page.fill('[data-testid=model-name]', endpoint.modelName)
       await page.fill('[data-testid=model-url]', endpoint.url)

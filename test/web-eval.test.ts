@@ -4,31 +4,24 @@
  * own numbers with their Wilson 95% intervals, per-family charts are drawn with one dataset per policy,
  * and the summary file the job wrote under the outputs root can be reopened from the file list.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { EvalJobStatus } from '../src/train/eval-job.js'
-import { canvasColors, launchBrowser, openPage, pageErrors, screenshot } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token, waitFor } from './train-support/operations-server.js'
+import { canvasColors, pageErrors, screenshot } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type OperationsServer, waitFor } from './train-support/operations-server.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
 
 const policies = ['phase-aware-rule', 'naive']
 const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(3))
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/eval.html`, token)
-  // Entering the token reloads the lists; requests made before it (401s) are not errors of this test.
-  await page.waitForSelector('[data-testid=policies] input[name=policy]')
-  pageErrors(page).length = 0
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+// Entering the token reloads the lists; requests made before it (401s) are not errors of this test.
+useDashboardSession({
+  path: '/ui/eval.html',
+  ready: '[data-testid=policies] input[name=policy]',
+  opened: (session) => ({ server, page } = session),
 })
 
 describe('eval page', () => {

@@ -3,27 +3,18 @@
  * by clicking; the page shows the proposals, the evidence, and rewards that equal the same calls made on
  * the env in process. Screenshots are checked, and the page logged no errors.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { Observation } from '../src/core/env/env-api.js'
 import { envRegistry, makeEnv } from '../src/envs/index.js'
-import { launchBrowser, openPage, pageErrors, screenshot } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
+import { pageErrors, screenshot } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/play.html`, token)
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
-})
+useDashboardSession({ path: '/ui/play.html', opened: (session) => ({ server, page } = session) })
 
 interface Proposal {
   id: string

@@ -6,41 +6,32 @@
  * that name a success (`payment_tests_passing`, `deploy_checks_passed`) are green when true. Play offers
  * only unresolved proposal ids.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { envRegistry } from '../src/envs/index.js'
-import { episodeLine } from '../src/eval/episode-record.js'
-import { runEval } from '../src/eval/run-eval.js'
-import { launchBrowser, openPage, pageErrors } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { pageErrors } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type EpisodeLine, writeEvalEpisodes } from './train-support/eval-episodes-file.js'
+import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
-let lines: ReturnType<typeof episodeLine>[]
+let lines: EpisodeLine[]
 const policies = ['naive', 'rule', 'phase-aware-rule', 'oracle']
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 150) ?? []
-  const records = await runEval({ envId: 'releaseops-v2', rows, policies, recordSteps: true })
-  lines = records.map(episodeLine).sort((a, b) => policies.indexOf(String(a.policy)) - policies.indexOf(String(b.policy)))
-  await mkdir(join(server.outputs, 'evals', 'four'), { recursive: true })
-  await writeFile(
-    join(server.outputs, 'evals', 'four', 'episodes.jsonl'),
-    `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
-  )
-  browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/replay.html`, token)
-  await page.waitForSelector('#file option[value="evals/four/episodes.jsonl"]', { state: 'attached' })
-  pageErrors(page).length = 0
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+useDashboardSession({
+  path: '/ui/replay.html',
+  ready: '#file option[value="evals/four/episodes.jsonl"]',
+  state: 'attached',
+  prepare: async (server) => {
+    ;({ lines } = await writeEvalEpisodes({
+      server,
+      name: 'four',
+      rows: 150,
+      policies,
+      order: (a, b) => policies.indexOf(String(a.policy)) - policies.indexOf(String(b.policy)),
+    }))
+  },
+  opened: (session) => ({ server, page } = session),
 })
 
 describe('replay paging', () => {

@@ -4,40 +4,27 @@
  * server and stepped through on the timeline, every step's reward matching the recorded one; a local
  * file can be opened too.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { envRegistry } from '../src/envs/index.js'
-import { episodeLine } from '../src/eval/episode-record.js'
-import { runEval } from '../src/eval/run-eval.js'
-import { launchBrowser, openPage, pageErrors, screenshot } from './train-support/browser.js'
-import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { pageErrors, screenshot } from './train-support/browser.js'
+import { useDashboardSession } from './train-support/dashboard-session.js'
+import { type EpisodeLine, writeEvalEpisodes } from './train-support/eval-episodes-file.js'
+import type { OperationsServer } from './train-support/operations-server.js'
 
 let server: OperationsServer
-let browser: Browser
 let page: Page
-let lines: ReturnType<typeof episodeLine>[]
+let lines: EpisodeLine[]
 let text: string
 
-beforeAll(async () => {
-  server = await startOperationsServer()
-  const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 4) ?? []
-  const records = await runEval({ envId: 'releaseops-v2', rows, policies: ['phase-aware-rule'], recordSteps: true })
-  lines = records.map(episodeLine)
-  text = lines.map((line) => JSON.stringify(line)).join('\n')
-  await mkdir(join(server.outputs, 'evals', 'baseline'), { recursive: true })
-  await writeFile(join(server.outputs, 'evals', 'baseline', 'episodes.jsonl'), `${text}\n`)
-  browser = await launchBrowser()
-  page = await openPage(browser, `${server.url}/ui/replay.html`, token)
+useDashboardSession({
+  path: '/ui/replay.html',
   // Entering the token lists the outputs again; the 401s of the list made before it are expected.
-  await page.waitForSelector('#file option[value="evals/baseline/episodes.jsonl"]', { state: 'attached' })
-  pageErrors(page).length = 0
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.dispose()
+  ready: '#file option[value="evals/baseline/episodes.jsonl"]',
+  state: 'attached',
+  prepare: async (server) => {
+    ;({ lines, text } = await writeEvalEpisodes({ server, name: 'baseline', rows: 4, policies: ['phase-aware-rule'] }))
+  },
+  opened: (session) => ({ server, page } = session),
 })
 
 describe('replay page', () => {

@@ -2,9 +2,24 @@ import { describe, expect, it } from 'vitest'
 import { trainerCommand } from './trainer-command.js'
 import { trainingParameters, trainingStartSchema } from './training-request.js'
 
+/** The train_grpo.py command line of a start request body. */
+const commandFor = (body: unknown) =>
+  trainerCommand({
+    python: 'python3',
+    script: 'train_grpo.py',
+    parameters: trainingParameters({
+      request: trainingStartSchema.parse(body),
+      envId: 'releaseops-v2',
+      model: 'Qwen/Qwen3-1.7B',
+    }),
+    runDir: '/runs/x',
+    datasetPath: '/runs/x/dataset.jsonl',
+    envUrl: 'http://127.0.0.1:8000',
+  })
+
 describe('trainerCommand', () => {
   it('passes the GPU run’s options (optim, checkpointing, bf16, beta, loss type, thinking) to train_grpo.py', () => {
-    const request = trainingStartSchema.parse({
+    const command = commandFor({
       preset: 'pilot',
       optim: 'paged_adamw_8bit',
       gradient_checkpointing: true,
@@ -12,14 +27,6 @@ describe('trainerCommand', () => {
       beta: 0.04,
       loss_type: 'grpo',
       enable_thinking: true,
-    })
-    const command = trainerCommand({
-      python: 'python3',
-      script: 'train_grpo.py',
-      parameters: trainingParameters({ request, envId: 'releaseops-v2', model: 'Qwen/Qwen3-1.7B' }),
-      runDir: '/runs/x',
-      datasetPath: '/runs/x/dataset.jsonl',
-      envUrl: 'http://127.0.0.1:8000',
     })
     const flag = (name: string) => command[command.indexOf(name) + 1]
     expect(flag('--optim')).toBe('paged_adamw_8bit')
@@ -31,15 +38,7 @@ describe('trainerCommand', () => {
   })
 
   it('leaves the defaults to the script (which picks them from the host) when not given', () => {
-    const request = trainingStartSchema.parse({ preset: 'pilot' })
-    const command = trainerCommand({
-      python: 'python3',
-      script: 'train_grpo.py',
-      parameters: trainingParameters({ request, envId: 'releaseops-v2', model: 'Qwen/Qwen3-1.7B' }),
-      runDir: '/runs/x',
-      datasetPath: '/runs/x/dataset.jsonl',
-      envUrl: 'http://127.0.0.1:8000',
-    })
+    const command = commandFor({ preset: 'pilot' })
     for (const name of ['--optim', '--gradient-checkpointing', '--bf16', '--beta', '--loss-type', '--enable-thinking'])
       expect(command).not.toContain(name)
   })

@@ -46,6 +46,23 @@ export async function openPage(browser: Browser, url: string, token: string): Pr
   return page
 }
 
+/**
+ * `openPage`, then waits for `ready` and forgets the errors logged so far: requests the page made before
+ * the token was entered (401s) are not errors of the test.
+ */
+export async function openReadyPage(options: {
+  browser: Browser
+  url: string
+  token: string
+  ready: string
+  state?: 'attached' | 'visible'
+}): Promise<Page> {
+  const page = await openPage(options.browser, options.url, options.token)
+  await page.waitForSelector(options.ready, { state: options.state ?? 'visible' })
+  pageErrors(page).length = 0
+  return page
+}
+
 export function pageErrors(page: Page): string[] {
   return (page as Page & { errors?: string[] }).errors ?? []
 }

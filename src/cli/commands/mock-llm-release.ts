@@ -4,12 +4,11 @@
  * release's own tasks, and answers in text as a model does. The env's built-in demo rows never match a
  * user's release, which is why a grading gate needs this.
  */
-import type { DatasetRow } from '../../core/env/env-dataset.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { EnvRegistry } from '../../core/registry/env-registry.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { policyRegistry } from '../../envs/index.js'
 import { FinalTextScriptedModel } from '../../eval/gate/scripted-gate-model.js'
+import { releaseReplayEnvs } from '../../release/rl/release-replay-envs.js'
 import { releaseRolloutSource } from '../../release/rl/release-rollout-source.js'
 
 export interface ReleaseModelOptions {
@@ -47,23 +46,7 @@ export async function releaseScriptedModel(options: ReleaseModelOptions): Promis
     gradingManifest: options.gradingManifest as string,
     ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
   })
-  const rows: DatasetRow[] = source.rows.map((row, index) => ({
-    seed: index,
-    prompt: row.prompt as never,
-    row: (row.reset.options as { row: never }).row,
-  }))
-  const envs = new EnvRegistry()
-  envs.register({
-    spec: gradingV1Spec,
-    create: source.createBareEnv,
-    dataset: {
-      splits: [options.split],
-      rows: () => rows,
-      toResetParams: (row) => ({ options: { row: row.row } }),
-      serializeRow: (row) => JSON.stringify(row),
-      groupBy: [],
-    },
-  })
+  const { rows, envs } = releaseReplayEnvs({ source, split: options.split })
   return new FinalTextScriptedModel({
     envId: gradingV1Spec.id,
     policy: options.policy,

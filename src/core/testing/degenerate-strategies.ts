@@ -22,6 +22,24 @@ function policyOf<O extends Observation>(
   }
 }
 
+/** A policy drawing from its own call sampler, reseeded from the previous episode's (so runs repeat). */
+function sampledPolicyOf<O extends Observation>(options: {
+  name: string
+  seed: number
+  next: (calls: CallSampler, observation: O, step: number) => ToolCall | null
+}): Policy<O> {
+  let rng = new PythonRandom(options.seed)
+  return {
+    name: options.name,
+    start({ spec }) {
+      rng = new PythonRandom(rng.randint(0, 2 ** 30))
+      const calls = new CallSampler(spec, rng)
+      let step = 0
+      return { act: (observation) => options.next(calls, observation, step++) }
+    },
+  }
+}
+
 export function degenerateStrategies<O extends Observation>(seed = 7): AuditStrategy<O>[] {
   return [
     {
@@ -37,33 +55,18 @@ export function degenerateStrategies<O extends Observation>(seed = 7): AuditStra
     {
       name: 'stop-after-one-call',
       description: 'one random valid-looking call, then nothing',
-      policy: () => {
-        let rng = new PythonRandom(seed)
-        return {
+      policy: () =>
+        sampledPolicyOf<O>({
           name: 'stop-after-one-call',
-          start({ spec }) {
-            rng = new PythonRandom(rng.randint(0, 2 ** 30))
-            const calls = new CallSampler(spec, rng)
-            let step = 0
-            return { act: (observation) => (step++ === 0 ? calls.plausible(observation) : null) }
-          },
-        }
-      },
+          seed,
+          next: (calls, observation, step) => (step === 0 ? calls.plausible(observation) : null),
+        }),
     },
     {
       name: 'random-valid-calls',
       description: 'random calls from the tool schemas and the observation’s strings',
-      policy: () => {
-        let rng = new PythonRandom(seed)
-        return {
-          name: 'random-valid-calls',
-          start({ spec }) {
-            rng = new PythonRandom(rng.randint(0, 2 ** 30))
-            const calls = new CallSampler(spec, rng)
-            return { act: (observation) => calls.plausible(observation) }
-          },
-        }
-      },
+      policy: () =>
+        sampledPolicyOf<O>({ name: 'random-valid-calls', seed, next: (calls, observation) => calls.plausible(observation) }),
     },
   ]
 }

@@ -3,9 +3,10 @@
  * quote, line breaks inside quotes kept, CRLF or LF, a byte-order mark ignored), as the row source the
  * preprocessor reads from a worksheet. Row numbers count records, 1 being the header.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { requireInputFile } from '../io/require-input-file.js'
 import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 
 /** The sheet name CSV records carry in their provenance. */
@@ -55,14 +56,7 @@ export function parseCsv(text: string, file: string): string[][] {
 }
 
 export function readCsvRows(path: string): XlsxRowSource {
-  if (!existsSync(path)) {
-    throw new InvalidInputError({
-      code: 'input_missing',
-      path,
-      message: `Input file not found: ${path}`,
-      issues: [{ code: 'input_missing', path, message: 'file not found' }],
-    })
-  }
+  requireInputFile(path)
   const parsed = parseCsv(readFileSync(path, 'utf8'), basename(path))
   async function* rows(): AsyncGenerator<XlsxRow> {
     for (const [index, cells] of parsed.entries()) {

@@ -4,12 +4,13 @@
  * under `--out-dir`, with the alignment report and a grading manifest. A failed alignment writes only
  * the report and stops with every problem listed.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { writeJsonReport } from '../io/atomic-file.js'
+import { requireInputFile } from '../io/require-input-file.js'
 import { sha256Hex } from '../io/sha256.js'
 import { cellText } from '../xlsx/read-xlsx-rows.js'
 import { type AlignmentReport, buildStandards, type StandardRow } from './build-standards.js'
@@ -31,14 +32,7 @@ interface SheetTable {
 }
 
 async function readTable(path: string, sheet: string | undefined): Promise<SheetTable> {
-  if (!existsSync(path)) {
-    throw new InvalidInputError({
-      code: 'input_missing',
-      path,
-      message: `Input file not found: ${path}`,
-      issues: [{ code: 'input_missing', path, message: 'file not found' }],
-    })
-  }
+  requireInputFile(path)
   const workbook = new ExcelJS.Workbook()
   try {
     await workbook.xlsx.readFile(path)

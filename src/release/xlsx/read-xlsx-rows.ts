@@ -3,10 +3,10 @@
  * cells (numbers, dates, rich text and formula results turned into what pandas would print). A file that
  * is missing, not a zip, or not a workbook becomes a coded error naming the file.
  */
-import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 import ExcelJS from 'exceljs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { requireInputFile } from '../io/require-input-file.js'
 import { workbookSheets } from './workbook-sheets.js'
 
 export interface XlsxRow {
@@ -69,14 +69,7 @@ function unreadable(path: string, reason: string): InvalidInputError {
  */
 export function readXlsxRows(options: { path: string; sheet?: string }): XlsxRowSource {
   const { path } = options
-  if (!existsSync(path)) {
-    throw new InvalidInputError({
-      code: 'input_missing',
-      path,
-      message: `Input file not found: ${path}`,
-      issues: [{ code: 'input_missing', path, message: 'file not found' }],
-    })
-  }
+  requireInputFile(path)
   if (!path.toLowerCase().endsWith('.xlsx')) {
     throw new InvalidInputError({
       code: 'unsupported_input',

@@ -10,8 +10,7 @@ import { pushToHub } from '../../train/hub-push.js'
 import { TrainingStateError } from '../../train/training-errors.js'
 import { hubRepoIdSchema } from '../../train/training-request.js'
 import type { TrainingSettings } from '../../train/training-settings.js'
-import { HttpError } from '../http/http-errors.js'
-import { refuseInCluster, withHttpErrors } from './operations-support.js'
+import { parseOrUnprocessable, refuseInCluster, withHttpErrors } from './operations-support.js'
 
 export const hubPushRequestSchema = z.strictObject({
   repo: hubRepoIdSchema.describe('Target model repo, owner/name.'),
@@ -34,16 +33,7 @@ export function registerHubRoutes(
   const push = (body: HubPushRequest) =>
     withHttpErrors(async () => {
       refuseInCluster(options.clustered)
-      const parsed = hubPushRequestSchema.safeParse(body)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        throw new HttpError({
-          status: 422,
-          code: 'invalid_request',
-          path: issue?.path.join('.') ?? '',
-          message: issue?.message ?? '',
-        })
-      }
+      const data = parseOrUnprocessable(hubPushRequestSchema, body, { code: 'invalid_request', fallback: '' })
       if (pushing)
         throw new TrainingStateError({ code: 'push_running', message: 'A Hub push is in progress; retry when it ends.' })
       pushing = true
@@ -51,12 +41,12 @@ export function registerHubRoutes(
         const { settings } = options
         return await pushToHub({
           outputsRoot: settings.outputsDir,
-          path: parsed.data.path,
-          repo: parsed.data.repo,
+          path: data.path,
+          repo: data.repo,
           token: settings.hubToken,
-          createIfMissing: parsed.data.create_repo,
+          createIfMissing: data.create_repo,
           ...(settings.hubUrl ? { hubUrl: settings.hubUrl } : {}),
-          ...(parsed.data.commit_title ? { commitTitle: parsed.data.commit_title } : {}),
+          ...(data.commit_title ? { commitTitle: data.commit_title } : {}),
         })
       } finally {
         pushing = false

@@ -1,12 +1,16 @@
 /**
  * @module server/routes: what the operational routes share: errors of the train layer that name their
  * status become `HttpError`s (so the one error handler answers them), the URL this server is reachable
- * at from a child process on the same machine, and the refusal used in `--workers N` mode.
+ * at from a child process on the same machine, the refusal used in `--workers N` mode, the 422 for a
+ * request that fails its schema, and starting a run (a trainer that failed at once is a 500).
  */
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import type { z } from 'zod'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
+import type { TrainingStartRequest } from '../../train/training-request.js'
+import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
 
 /** Train-layer errors carrying `status`, and unknown names (404), as `HttpError`; anything else unchanged. */
@@ -50,4 +54,40 @@ export function refuseInCluster(clustered: boolean): void {
       message: 'Training, eval jobs and Hub pushes run on a single-process server (start it without --workers).',
     })
   }
+}
+
+/** Parses `value` with `schema`; the first issue becomes a 422 with `code` (message `fallback` when it has none). */
+export function parseOrUnprocessable<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  error: { code: string; fallback: string },
+): z.output<S> {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new HttpError({
+    status: 422,
+    code: error.code,
+    path: issue?.path.join('.') ?? '',
+    message: issue?.message ?? error.fallback,
+  })
+}
+
+/** Starts a run (refused in a cluster); a trainer that failed at once answers 500 with its status. */
+export async function startTraining(options: {
+  supervisor: TrainingSupervisor
+  clustered: boolean
+  request: TrainingStartRequest
+}): Promise<Awaited<ReturnType<TrainingSupervisor['start']>>> {
+  refuseInCluster(options.clustered)
+  const status = await withHttpErrors(() => options.supervisor.start(options.request))
+  if (status.state === 'failed') {
+    throw new HttpError({
+      status: 500,
+      code: status.error?.code ?? 'trainer_failed',
+      message: status.error?.message ?? 'The trainer could not be started.',
+      details: { status },
+    })
+  }
+  return status
 }

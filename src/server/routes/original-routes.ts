@@ -22,7 +22,7 @@ import { evalJobRequestSchema } from '../../train/eval-job.js'
 import { type TrainingStartRequest, trainingStartSchema } from '../../train/training-request.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
-import { refuseInCluster, withHttpErrors } from './operations-support.js'
+import { parseOrUnprocessable, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
 
 export interface OriginalRoutesOptions {
   supervisor: TrainingSupervisor
@@ -57,17 +57,7 @@ export function startRequestFromQuery(preset: 'smoke' | 'pilot', query: z.output
   const body: Record<string, unknown> = { preset }
   for (const [key, value] of Object.entries(rest)) if (value !== undefined) body[key] = value
   if (hub_model_repo !== undefined) body.hub_repo = hub_model_repo
-  const parsed = trainingStartSchema.safeParse(body)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new HttpError({
-      status: 422,
-      code: 'invalid_query',
-      path: issue?.path.join('.') ?? '',
-      message: issue?.message ?? 'Invalid query.',
-    })
-  }
-  return parsed.data
+  return parseOrUnprocessable(trainingStartSchema, body, { code: 'invalid_query', fallback: 'Invalid query.' })
 }
 
 const methodNotAllowed = (post: string, replacement: string) => (_request: FastifyRequest, reply: FastifyReply) => {
@@ -86,16 +76,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   const security = [{ bearer: [] }]
 
   const start = async (request: TrainingStartRequest, reply: FastifyReply) => {
-    refuseInCluster(clustered)
-    const status = await withHttpErrors(() => supervisor.start(request))
-    if (status.state === 'failed') {
-      throw new HttpError({
-        status: 500,
-        code: status.error?.code ?? 'trainer_failed',
-        message: status.error?.message ?? 'The trainer could not be started.',
-        details: { status },
-      })
-    }
+    const status = await startTraining({ supervisor, clustered, request })
     return reply
       .code(202)
       .send({ started: true, message: 'Training started. Poll /train/status or /train/logs for progress.', ...status })
@@ -170,17 +151,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
           ...(limit === undefined ? {} : { max_rows: limit }),
           ...(model_id === undefined ? {} : { model: { name: model_id, base_url } }),
         }
-        const parsed = evalJobRequestSchema.safeParse(body)
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]
-          throw new HttpError({
-            status: 422,
-            code: 'invalid_query',
-            path: issue?.path.join('.') ?? '',
-            message: issue?.message ?? '',
-          })
-        }
-        const status = jobs.start(parsed.data)
+        const status = jobs.start(parseOrUnprocessable(evalJobRequestSchema, body, { code: 'invalid_query', fallback: '' }))
         return reply.code(202).send({ message: 'Evaluation started in background. Poll /api/get-eval-results.', ...status })
       }),
   )

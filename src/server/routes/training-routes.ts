@@ -13,7 +13,7 @@ import { type FeedEvent, watchTraining } from '../../train/training-feed.js'
 import { trainingStartSchema } from '../../train/training-request.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
-import { refuseInCluster, withHttpErrors } from './operations-support.js'
+import { refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
 
 export interface TrainingRoutesOptions {
   supervisor: TrainingSupervisor
@@ -45,16 +45,11 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       },
     },
     async (request, reply) => {
-      refuseInCluster(options.clustered)
-      const status = await withHttpErrors(() => supervisor.start(request.body ?? trainingStartSchema.parse({})))
-      if (status.state === 'failed') {
-        throw new HttpError({
-          status: 500,
-          code: status.error?.code ?? 'trainer_failed',
-          message: status.error?.message ?? 'The trainer could not be started.',
-          details: { status },
-        })
-      }
+      const status = await startTraining({
+        supervisor,
+        clustered: options.clustered,
+        request: request.body ?? trainingStartSchema.parse({}),
+      })
       return reply
         .code(202)
         .send({ started: true, message: 'Training started. Follow /train/status, /train/live or /train/logs.', ...status })
