@@ -24,6 +24,43 @@ export interface SplitDefinition {
   parts: readonly SplitPart[]
 }
 
+/**
+ * The split layout both versions use: train and eval_seen draw the seen families with the training
+ * mixes; eval_unseen adds the held-out families (with training mixes) and the held-out mixes (with seen
+ * families). Seeds and seed ranges are the same for every version; the families and mixes are its own.
+ */
+export function releaseOpsSplits(options: {
+  seenFamilies: readonly string[]
+  heldOutFamilies: readonly string[]
+  trainMixes: readonly string[]
+  heldOutMixes: readonly string[]
+}) {
+  const { seenFamilies, heldOutFamilies, trainMixes, heldOutMixes } = options
+  return {
+    train: {
+      seed: 1101,
+      seedRange: [100_000, 199_999],
+      parts: [{ rows: 2400, families: seenFamilies, mixes: trainMixes }],
+    },
+    eval_seen: {
+      seed: 2202,
+      seedRange: [200_000, 299_999],
+      parts: [{ rows: 300, families: seenFamilies, mixes: trainMixes }],
+    },
+    eval_unseen: {
+      seed: 3303,
+      seedRange: [300_000, 399_999],
+      parts: [
+        { rows: 140, families: heldOutFamilies, mixes: trainMixes },
+        { rows: 60, families: seenFamilies, mixes: heldOutMixes },
+      ],
+    },
+  } as const satisfies Record<string, SplitDefinition>
+}
+
+/** The four split names every version writes, `eval` last. */
+export const releaseOpsSplitNames = ['train', 'eval_seen', 'eval_unseen', 'eval'] as const
+
 export interface SplitDatasetSpec {
   envId: string
   /** Must hold `eval_seen` and `eval_unseen`; `eval` is their concatenation. */
