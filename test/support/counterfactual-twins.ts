@@ -13,26 +13,16 @@ import { PythonRandom } from '../../src/core/random/python-random.js'
 import { CallSampler } from '../../src/core/testing/call-sampler.js'
 import { holdReasons, questionTypes } from '../../src/envs/releaseops/shared/constants.js'
 import { acceptedRuleIds, type ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
-import type { Difficulty } from '../../src/envs/releaseops/v2/difficulty.js'
 import { difficulties } from '../../src/envs/releaseops/v2/difficulty.js'
 import type { EpisodeV2 } from '../../src/envs/releaseops/v2/episode-v2.js'
 import type { FactKey } from '../../src/envs/releaseops/v2/facts.js'
 import type { ReleaseOpsObservation } from '../../src/envs/releaseops/v2/releaseops-env-base.js'
 import { type ArtifactV2, artifactReveals, type ScenarioV2 } from '../../src/envs/releaseops/v2/scenario-v2.js'
+import type { VersionUnderTest } from './version-under-test.js'
 
 type TwinEnv = Env<ReleaseOpsObservation> & { privilegedEpisode(): EpisodeV2 | undefined }
 
-export interface TwinsSpec<F extends string = string> {
-  envId: string
-  families: readonly F[]
-  archetypeMixes: readonly string[]
-  buildScenario: (options: {
-    family: F
-    seed: number
-    difficulty: Difficulty
-    archetypeMix: string
-    factOverrides?: Partial<ReleaseFacts>
-  }) => { scenario: ScenarioV2 }
+export interface TwinsSpec<F extends string = string> extends VersionUnderTest<F> {
   /** A fresh env; with overrides, one whose every scenario has those facts flipped. */
   newEnv: (factOverrides?: Partial<ReleaseFacts>) => TwinEnv
   /** Reveals beyond v2's: whether inspecting `artifact` may also show `fact`. */

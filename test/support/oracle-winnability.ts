@@ -6,25 +6,13 @@
 import { describe, expect, it } from 'vitest'
 import { runPolicyEpisode } from '../../src/agent/run-policy-episode.js'
 import { envRegistry, makeEnv, policyRegistry } from '../../src/envs/index.js'
-import type { ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
-import type { OracleProof } from '../../src/envs/releaseops/v2/build-scenario-v2.js'
-import { type Difficulty, difficulties } from '../../src/envs/releaseops/v2/difficulty.js'
+import { difficulties } from '../../src/envs/releaseops/v2/difficulty.js'
 import { badValue } from '../../src/envs/releaseops/v2/facts.js'
-import type { ScenarioV2 } from '../../src/envs/releaseops/v2/scenario-v2.js'
+import type { VersionUnderTest } from './version-under-test.js'
 
-export interface OracleSpec<F extends string> {
-  envId: string
-  families: readonly F[]
-  archetypeMixes: readonly string[]
+export interface OracleSpec<F extends string> extends VersionUnderTest<F> {
   /** The version's non-privileged policies, each of which the oracle must match or beat. */
   baselines: readonly string[]
-  buildScenario: (options: {
-    family: F
-    seed: number
-    difficulty: Difficulty
-    archetypeMix: string
-    factOverrides?: Partial<ReleaseFacts>
-  }) => { scenario: ScenarioV2; oracle: OracleProof }
 }
 
 export function describeOracleWinnability<F extends string>(spec: OracleSpec<F>): void {
