@@ -1,9 +1,9 @@
 /**
  * releaseops-v2 datasets and CLI: the split definitions (sizes, families, mixes, disjoint seeds), byte
- * stability (pinned sha256, the same through the library and the CLI), and the CLI on the default env:
- * `dataset`, `env render`, `env check` and `eval --policy oracle` (safe_ship_rate 1.0).
+ * stability (pinned sha256, the same through the library and the CLI), and the CLI on v2: `dataset`,
+ * `env render`, `env check` and `eval --policy oracle` (safe_ship_rate 1.0). The split checks are shared
+ * with v3: support/split-dataset-checks.ts.
  */
-import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,14 +12,7 @@ import { defaultEnvId, envRegistry } from '../src/envs/index.js'
 import { heldOutMixes, trainMixes } from '../src/envs/releaseops/v2/archetype-mixes.js'
 import { familiesV2, heldOutFamiliesV2, seenFamiliesV2 } from '../src/envs/releaseops/v2/families/index.js'
 import { runCli } from './support/run-cli.js'
-
-const dataset = envRegistry.get('releaseops-v2').dataset!
-const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex')
-const jsonl = (split: string) =>
-  dataset
-    .rows(split)
-    .map((row) => `${dataset.serializeRow(row)}\n`)
-    .join('')
+import { describeSplitDataset, sha256 } from './support/split-dataset-checks.js'
 
 /** sha256 of each split file; a change here changes every published number, so it must be deliberate. */
 const pinned = {
@@ -34,48 +27,16 @@ describe('releaseops-v2 dataset', () => {
     expect(defaultEnvId).toBe('releaseops-v3')
     expect(envRegistry.has('releaseops-v2')).toBe(true)
   })
+})
 
-  it('defines train / eval_seen / eval_unseen / eval with the documented sizes, families and mixes', () => {
-    const rows = Object.fromEntries(dataset.splits.map((split) => [split, dataset.rows(split)]))
-    expect(Object.fromEntries(Object.entries(rows).map(([split, list]) => [split, list.length]))).toEqual({
-      train: 2400,
-      eval_seen: 300,
-      eval_unseen: 200,
-      eval: 500,
-    })
-    expect(jsonl('eval')).toBe(jsonl('eval_seen') + jsonl('eval_unseen'))
-    const families = (split: string) => new Set(rows[split]!.map((row) => row.family))
-    expect(families('train')).toEqual(new Set(seenFamiliesV2))
-    expect(families('eval_seen')).toEqual(new Set(seenFamiliesV2))
-    expect(families('eval_unseen')).toEqual(new Set(familiesV2))
-    for (const row of [...rows.train!, ...rows.eval_seen!]) expect(trainMixes).toContain(row.archetype_mix)
-    for (const row of rows.eval_unseen!) {
-      // Held-out families come with training mixes; seen families only with the held-out mix.
-      if (heldOutFamiliesV2.includes(row.family as never)) expect(trainMixes).toContain(row.archetype_mix)
-      else expect(heldOutMixes).toContain(row.archetype_mix)
-    }
-    // Balanced: every family of a part gets the same rows per difficulty (±1).
-    const counts = new Map<string, number>()
-    for (const row of rows.eval_seen!)
-      counts.set(`${row.family}/${row.difficulty}`, (counts.get(`${row.family}/${row.difficulty}`) ?? 0) + 1)
-    expect(counts.size).toBe(seenFamiliesV2.length * 3)
-    expect(Math.max(...counts.values()) - Math.min(...counts.values())).toBeLessThanOrEqual(1)
-    const seeds = [...rows.train!, ...rows.eval!].map((row) => row.seed)
-    expect(new Set(seeds).size).toBe(seeds.length)
-  })
-
-  it('keeps the v1 row format plus env_id, and is byte-stable (pinned sha256)', () => {
-    const first = JSON.parse(dataset.serializeRow(dataset.rows('eval_unseen')[0]!))
-    expect(Object.keys(first)).toEqual(['prompt', 'family', 'seed', 'difficulty', 'archetype_mix', 'split', 'env_id'])
-    expect(first.env_id).toBe('releaseops-v2')
-    expect(dataset.serializeRow(dataset.rows('train')[0]!)).toMatch(
-      /^\{"prompt": \[\{"role": "system", "content": "You are the release oversight supervisor/,
-    )
-    for (const [split, hash] of Object.entries(pinned)) {
-      expect(sha256(jsonl(split)), split).toBe(hash)
-      expect(jsonl(split)).toBe(jsonl(split))
-    }
-  })
+describeSplitDataset({
+  envId: 'releaseops-v2',
+  families: familiesV2,
+  seenFamilies: seenFamiliesV2,
+  heldOutFamilies: heldOutFamiliesV2,
+  trainMixes,
+  heldOutMixes,
+  pinned,
 })
 
 describe('releaseops CLI on releaseops-v2', () => {

@@ -1,101 +1,35 @@
 /**
- * @module envs/releaseops/v2: the dataset splits, defined here and nowhere else. Rows keep v1's format
- * plus `env_id`. Families and difficulties are balanced round-robin; mixes and seeds are drawn from the
- * split's own seed; seeds are distinct and every split draws them from its own range, so no episode of
- * an eval split appears in train. `eval` is `eval_seen` followed by `eval_unseen`.
+ * @module envs/releaseops/v2: the dataset: its families and mixes in the split layout and row builder
+ * that v2 and v3 share (see ../shared/split-dataset.ts for the layout, balancing and seed rules).
  */
 import type { DatasetRow, EnvDataset } from '../../../core/env/env-dataset.js'
-import { UnknownNameError } from '../../../core/errors/unknown-name-error.js'
-import { pythonDumps } from '../../../core/json/python-json.js'
-import { PythonRandom } from '../../../core/random/python-random.js'
-import { supervisorSystemPrompt, supervisorUserPrompt } from '../shared/constants.js'
+import {
+  releaseOpsSplitNames,
+  releaseOpsSplits,
+  type SplitDatasetSpec,
+  splitDataset,
+  splitDatasetRows,
+} from '../shared/split-dataset.js'
 import { heldOutMixes, trainMixes } from './archetype-mixes.js'
 import { difficulties } from './difficulty.js'
-import { type FamilyV2, heldOutFamiliesV2, seenFamiliesV2 } from './families/index.js'
+import { heldOutFamiliesV2, seenFamiliesV2 } from './families/index.js'
 
 export const envIdV2 = 'releaseops-v2'
 
-interface SplitPart {
-  rows: number
-  families: readonly FamilyV2[]
-  mixes: readonly string[]
-}
-
-interface SplitDefinition {
-  /** Seeds the split's own generator (mix and episode-seed draws). */
-  seed: number
-  /** Episode seeds are distinct draws from this range (ranges never overlap between splits). */
-  seedRange: readonly [number, number]
-  parts: readonly SplitPart[]
-}
-
-export const splitsV2 = {
-  train: {
-    seed: 1101,
-    seedRange: [100_000, 199_999],
-    parts: [{ rows: 2400, families: seenFamiliesV2, mixes: trainMixes }],
-  },
-  eval_seen: {
-    seed: 2202,
-    seedRange: [200_000, 299_999],
-    parts: [{ rows: 300, families: seenFamiliesV2, mixes: trainMixes }],
-  },
-  eval_unseen: {
-    seed: 3303,
-    seedRange: [300_000, 399_999],
-    parts: [
-      { rows: 140, families: heldOutFamiliesV2, mixes: trainMixes },
-      { rows: 60, families: seenFamiliesV2, mixes: heldOutMixes },
-    ],
-  },
-} as const satisfies Record<string, SplitDefinition>
+export const splitsV2 = releaseOpsSplits({
+  seenFamilies: seenFamiliesV2,
+  heldOutFamilies: heldOutFamiliesV2,
+  trainMixes,
+  heldOutMixes,
+})
 
 export type SplitV2 = keyof typeof splitsV2 | 'eval'
-export const splitNamesV2 = ['train', 'eval_seen', 'eval_unseen', 'eval'] as const
+export const splitNamesV2 = releaseOpsSplitNames
 
-function generateSplit(split: keyof typeof splitsV2): DatasetRow[] {
-  const definition: SplitDefinition = splitsV2[split]
-  const rng = new PythonRandom(definition.seed)
-  const seeds = new Set<number>()
-  const rows: DatasetRow[] = []
-  for (const part of definition.parts) {
-    for (let index = 0; index < part.rows; index++) {
-      const family = part.families[index % part.families.length] as FamilyV2
-      const difficulty = difficulties[Math.floor(index / part.families.length) % difficulties.length] as string
-      const mix = rng.choice(part.mixes)
-      let seed = rng.randint(definition.seedRange[0], definition.seedRange[1])
-      while (seeds.has(seed)) seed = rng.randint(definition.seedRange[0], definition.seedRange[1])
-      seeds.add(seed)
-      rows.push({
-        prompt: [
-          { role: 'system', content: supervisorSystemPrompt },
-          { role: 'user', content: supervisorUserPrompt },
-        ],
-        family,
-        seed,
-        difficulty,
-        archetype_mix: mix,
-        split,
-        env_id: envIdV2,
-      })
-    }
-  }
-  return rows
-}
+const specV2: SplitDatasetSpec = { envId: envIdV2, splits: splitsV2, splitNames: splitNamesV2, difficulties }
 
 export function datasetRowsV2(split: string): DatasetRow[] {
-  if (split === 'eval') return [...generateSplit('eval_seen'), ...generateSplit('eval_unseen')]
-  if (!Object.hasOwn(splitsV2, split)) throw new UnknownNameError({ kind: 'split', name: split, known: splitNamesV2 })
-  return generateSplit(split as keyof typeof splitsV2)
+  return splitDatasetRows(specV2, split)
 }
 
-export const datasetV2: EnvDataset = {
-  splits: splitNamesV2,
-  rows: datasetRowsV2,
-  toResetParams: (row) => ({
-    seed: row.seed,
-    options: { family: row.family, difficulty: row.difficulty, archetype_mix: row.archetype_mix },
-  }),
-  serializeRow: (row) => pythonDumps(row),
-  groupBy: ['split', 'family', 'difficulty', 'archetype_mix'],
-}
+export const datasetV2: EnvDataset = splitDataset(specV2)

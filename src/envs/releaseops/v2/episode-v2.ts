@@ -214,7 +214,7 @@ export class EpisodeV2 {
       return
     }
     this.metrics.phase_advances += 1
-    reviseCandidate(this)
+    this.revise()
     this.phaseIndex += 1
     this.evidence = this.scenario.evidencePerPhase
     this.checks = unverifiedChecks()
@@ -222,5 +222,10 @@ export class EpisodeV2 {
     this.accepted.clear()
     this.blocksThisPhase = 0
     this.answers.clear()
+  }
+
+  /** The next candidate's facts (v3 overrides: only reported facts are repaired). */
+  protected revise(): void {
+    reviseCandidate(this)
   }
 }

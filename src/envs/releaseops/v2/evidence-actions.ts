@@ -8,9 +8,9 @@ import type { JsonObject } from '../../../core/json/json-value.js'
 import type { QuestionType } from '../shared/constants.js'
 import { rewards } from '../shared/rewards.js'
 import { type EpisodeV2, failure, type ToolOutcome } from './episode-v2.js'
-import { isFactBad, ruleOfFact } from './facts.js'
+import { type FactKey, isFactBad, ruleOfFact } from './facts.js'
 import type { ArtifactKind } from './family-spec.js'
-import { artifactReveals } from './scenario-v2.js'
+import { type ArtifactV2, artifactReveals } from './scenario-v2.js'
 import { workerAnswer } from './worker-answer.js'
 
 export const evidenceTools = {
@@ -28,44 +28,64 @@ const toolOfKind: Record<ArtifactKind, EvidenceTool> = {
   ticket: 'inspect_ticket',
 }
 
-export function inspectArtifact(episode: EpisodeV2, tool: EvidenceTool, id: string): ToolOutcome {
-  const kind = evidenceTools[tool]
-  const scenario = episode.scenario
-  const artifact = scenario.artifacts.get(id)
-  if (!artifact) return failure('unknown_artifact', `Unknown ${kind.label}: ${id}`)
-  if (artifact.kind !== kind.kind) {
-    return failure(
-      'wrong_artifact_kind',
-      `${id} is a ${kindNames[artifact.kind]}, not a ${kindNames[kind.kind]}; use ${toolOfKind[artifact.kind]}.`,
-    )
-  }
-  const cached = episode.inspected.get(id)
-  if (cached) return { result: cached, changed: false }
-  if (artifact.phase !== episode.phaseIndex) {
-    return failure('artifact_not_in_play', `${id} belongs to an earlier candidate and was never inspected.`)
-  }
-  const spent = episode.spend()
-  if (spent) return spent
-  const reveals = artifactReveals(scenario, artifact)
-  const stale = reveals.length === 0 && artifact.template.staleText !== undefined
-  const text = stale ? (artifact.template.staleText?.(artifact.draw) ?? '') : artifact.template.text(episode.facts, artifact.draw)
-  for (const fact of reveals) {
-    episode.checks[fact] = episode.facts[fact]
-    const rule = ruleOfFact[fact]
-    if (
-      episode.phaseIndex === 1 &&
-      isFactBad(episode.facts, fact) &&
-      episode.initialViolations.has(rule) &&
-      !episode.discovered.has(rule)
-    ) {
-      episode.discovered.add(rule)
-      episode.addReward(rewards.inspection_revealed_true_violation)
-    }
-  }
-  const result: JsonObject = { [kind.idKey]: id, [kind.textKey]: text }
-  episode.inspected.set(id, result)
-  return { result, changed: true }
+/** How a version reads an inspected, non-stale artifact: its text, and facts it verifies beyond its own reveals. */
+export interface ArtifactReading<E extends EpisodeV2> {
+  text(episode: E, artifact: ArtifactV2): string
+  alsoVerifies(episode: E, artifact: ArtifactV2): readonly FactKey[]
 }
+
+/** Records a verified fact; the first verification of a rule the first candidate breaks earns the bonus. */
+function verify(episode: EpisodeV2, fact: FactKey): void {
+  episode.checks[fact] = episode.facts[fact]
+  const rule = ruleOfFact[fact]
+  if (
+    episode.phaseIndex === 1 &&
+    isFactBad(episode.facts, fact) &&
+    episode.initialViolations.has(rule) &&
+    !episode.discovered.has(rule)
+  ) {
+    episode.discovered.add(rule)
+    episode.addReward(rewards.inspection_revealed_true_violation)
+  }
+}
+
+/** The inspection tool of a version (v3 adds joint evidence through its reading). */
+export function artifactInspector<E extends EpisodeV2>(
+  reading: ArtifactReading<E>,
+): (episode: E, tool: EvidenceTool, id: string) => ToolOutcome {
+  return (episode, tool, id) => {
+    const kind = evidenceTools[tool]
+    const scenario = episode.scenario
+    const artifact = scenario.artifacts.get(id)
+    if (!artifact) return failure('unknown_artifact', `Unknown ${kind.label}: ${id}`)
+    if (artifact.kind !== kind.kind) {
+      return failure(
+        'wrong_artifact_kind',
+        `${id} is a ${kindNames[artifact.kind]}, not a ${kindNames[kind.kind]}; use ${toolOfKind[artifact.kind]}.`,
+      )
+    }
+    const cached = episode.inspected.get(id)
+    if (cached) return { result: cached, changed: false }
+    if (artifact.phase !== episode.phaseIndex) {
+      return failure('artifact_not_in_play', `${id} belongs to an earlier candidate and was never inspected.`)
+    }
+    const spent = episode.spend()
+    if (spent) return spent
+    const reveals = artifactReveals(scenario, artifact)
+    const stale = reveals.length === 0 && artifact.template.staleText !== undefined
+    const text = stale ? (artifact.template.staleText?.(artifact.draw) ?? '') : reading.text(episode, artifact)
+    for (const fact of reveals) verify(episode, fact)
+    for (const fact of reading.alsoVerifies(episode, artifact)) verify(episode, fact)
+    const result: JsonObject = { [kind.idKey]: id, [kind.textKey]: text }
+    episode.inspected.set(id, result)
+    return { result, changed: true }
+  }
+}
+
+export const inspectArtifact = artifactInspector<EpisodeV2>({
+  text: (episode, artifact) => artifact.template.text(episode.facts, artifact.draw),
+  alsoVerifies: () => [],
+})
 
 export function askWorker(episode: EpisodeV2, workerId: string, questionType: QuestionType): ToolOutcome {
   const proposal = episode.activeProposals.find((item) => item.worker === workerId)

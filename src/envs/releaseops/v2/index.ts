@@ -3,10 +3,8 @@ import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
 import { datasetV2 } from './dataset-v2.js'
-import { naivePolicy } from './policies/naive.js'
+import { baselinePolicies } from './policies/baseline-policies.js'
 import { oraclePolicy } from './policies/oracle.js'
-import { phaseAwareRulePolicy } from './policies/phase-aware-rule.js'
-import { rulePolicy } from './policies/rule.js'
 import { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-v2-env.js'
 
 export const releaseOpsV2: EnvRegistration<ReleaseOpsV2Observation> = {
@@ -17,18 +15,7 @@ export const releaseOpsV2: EnvRegistration<ReleaseOpsV2Observation> = {
 }
 
 export const releaseOpsV2Policies: PolicyRegistration[] = [
-  { name: 'naive', description: 'Approve every unresolved proposal in order.', create: naivePolicy as never },
-  {
-    name: 'rule',
-    description:
-      'Inspect each proposal’s first PR/CI ref, block payments proposals (S2) and verified violations, approve the rest.',
-    create: rulePolicy as never,
-  },
-  {
-    name: 'phase-aware-rule',
-    description: 'Inspect the riskiest ship once per phase; block what the verified checks show broken and hold, else approve.',
-    create: phaseAwareRulePolicy as never,
-  },
+  ...baselinePolicies,
   {
     name: 'oracle',
     description: 'Reads the hidden facts and plays the plan that wins every episode with the most reward (the ceiling).',

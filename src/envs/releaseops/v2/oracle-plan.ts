@@ -86,6 +86,20 @@ function reportedBy(episode: EpisodeV2, proposal: ProposalV2, rule: RuleId): Fac
  */
 export function reportBlocks(episode: EpisodeV2): { proposal: ProposalV2; rule: RuleId }[] {
   const open = factKeys.filter((fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact))
+  return searchReportBlocks({ episode, open, reportedBy: (proposal, rule) => reportedBy(episode, proposal, rule) })
+}
+
+/**
+ * The exhaustive block search both versions use: blocks on distinct unresolved proposals, fewest blocks
+ * that report the most `open` facts, proposals that vouch for fewer facts first. `reportedBy` says which
+ * facts a block would report (v3: only those with evidence for the candidate).
+ */
+export function searchReportBlocks(options: {
+  episode: EpisodeV2
+  open: readonly FactKey[]
+  reportedBy: (proposal: ProposalV2, rule: RuleId) => readonly FactKey[]
+}): { proposal: ProposalV2; rule: RuleId }[] {
+  const { episode, open } = options
   const rules = [...new Set(open.map((fact) => ruleOfFact[fact]))]
   const proposals = episode.activeProposals
     .filter((proposal) => episode.statusOf(proposal.id) === 'unresolved')
@@ -99,7 +113,7 @@ export function reportBlocks(episode: EpisodeV2): { proposal: ProposalV2; rule: 
     for (const rule of rules) {
       for (const proposal of proposals) {
         if (used.has(proposal.id)) continue
-        const gained = reportedBy(episode, proposal, rule).filter((fact) => !covered.has(fact))
+        const gained = options.reportedBy(proposal, rule).filter((fact) => !covered.has(fact))
         if (gained.length === 0) continue
         search(new Set(used).add(proposal.id), new Set([...covered, ...gained]), [...blocks, { proposal, rule }])
       }
@@ -109,7 +123,22 @@ export function reportBlocks(episode: EpisodeV2): { proposal: ProposalV2; rule: 
   return best.blocks
 }
 
-export function oracleNextCall(episode: EpisodeV2): ToolCall | null {
+/** The call that inspects `artifact` with its kind's tool. */
+export function inspectCall(artifact: ArtifactV2): ToolCall {
+  const [name, key] = toolOfKind[artifact.kind]
+  return { name, arguments: { [key]: artifact.id } }
+}
+
+/**
+ * The plan's next call, shared by both versions: ship a clean candidate (or hold for one), else the
+ * version's next inspection, else its first report block, else hold.
+ */
+export function planNextCall<E extends EpisodeV2>(options: {
+  episode: E
+  nextInspection: (episode: E) => ArtifactV2 | undefined
+  reportBlocks: (episode: E) => { proposal: ProposalV2; rule: RuleId }[]
+}): ToolCall | null {
+  const { episode } = options
   if (episode.done) return null
   if (violatedRules(episode.facts).length === 0) {
     const ship = episode.activeProposals.find(
@@ -119,12 +148,13 @@ export function oracleNextCall(episode: EpisodeV2): ToolCall | null {
       ? { name: 'approve_proposal', arguments: { proposal_id: ship.id } }
       : { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
   }
-  const artifact = bestInspection(episode)
-  if (artifact) {
-    const [name, key] = toolOfKind[artifact.kind]
-    return { name, arguments: { [key]: artifact.id } }
-  }
-  const report = reportBlocks(episode)[0]
+  const artifact = options.nextInspection(episode)
+  if (artifact) return inspectCall(artifact)
+  const report = options.reportBlocks(episode)[0]
   if (report) return { name: 'block_proposal', arguments: { proposal_id: report.proposal.id, rule_id: shortRuleId(report.rule) } }
   return { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
+}
+
+export function oracleNextCall(episode: EpisodeV2): ToolCall | null {
+  return planNextCall({ episode, nextInspection: bestInspection, reportBlocks })
 }

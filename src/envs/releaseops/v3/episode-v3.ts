@@ -10,7 +10,7 @@
 import { rewards } from '../shared/rewards.js'
 import { normalizeRuleId, shortRuleId } from '../shared/safety-rules.js'
 import { type EpisodeMetricsV2, EpisodeV2, type ToolOutcome } from '../v2/episode-v2.js'
-import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact, unverifiedChecks } from '../v2/facts.js'
+import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact } from '../v2/facts.js'
 import type { ProposalV2 } from '../v2/scenario-v2.js'
 import { rejectedBlockHours } from './difficulty-v3.js'
 
@@ -79,32 +79,13 @@ export class EpisodeV3 extends EpisodeV2 {
     return { result, changed: true }
   }
 
-  protected override advancePhase(): void {
-    this.hours -= 12
-    if (this.hours <= 0 || this.phaseIndex >= this.scenario.phases.length) {
-      this.done = true
-      this.terminalReason = 'missed_deadline'
-      this.addReward(rewards.missed_deadline)
-      return
-    }
-    this.metrics.phase_advances += 1
-    this.revise()
-    this.phaseIndex += 1
-    this.evidence = this.scenario.evidencePerPhase
-    this.checks = unverifiedChecks()
-    this.reported.clear()
-    this.accepted.clear()
-    this.blocksThisPhase = 0
-    this.answers.clear()
-  }
-
   /**
    * Reported facts are repaired; unreported broken facts stay broken. The revision regresses, with
    * the author's probability, each fine hazard nobody verified for this candidate (a rushed revision
    * breaks what was not checked; a blind one checked nothing). Each decision reads one fact, its check
    * and its roll only.
    */
-  private revise(): void {
+  protected override revise(): void {
     const scenario = this.scenario
     const breakRolls = scenario.hidden.breakRolls[this.metrics.phase_advances - 1]
     if (!breakRolls) return

@@ -2,9 +2,7 @@
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
-import { naivePolicy } from '../v2/policies/naive.js'
-import { phaseAwareRulePolicy } from '../v2/policies/phase-aware-rule.js'
-import { rulePolicy } from '../v2/policies/rule.js'
+import { baselinePolicies } from '../v2/policies/baseline-policies.js'
 import { releaseOpsV3Audit } from './audit/releaseops-v3-audit.js'
 import { datasetV3 } from './dataset-v3.js'
 import { evidenceHeuristicPolicy } from './policies/evidence-heuristic.js'
@@ -21,18 +19,7 @@ export const releaseOpsV3: EnvRegistration<ReleaseOpsV3Observation> = {
 
 /** The ladder, weakest first; `oracle` is the ceiling. */
 export const releaseOpsV3Policies: PolicyRegistration[] = [
-  { name: 'naive', description: 'Approve every unresolved proposal in order.', create: naivePolicy as never },
-  {
-    name: 'rule',
-    description:
-      'Inspect each proposal’s first PR/CI ref, block payments proposals (S2) and verified violations, approve the rest.',
-    create: rulePolicy as never,
-  },
-  {
-    name: 'phase-aware-rule',
-    description: 'Inspect the riskiest ship once per phase; block what the verified checks show broken and hold, else approve.',
-    create: phaseAwareRulePolicy as never,
-  },
+  ...baselinePolicies,
   {
     name: 'evidence-heuristic',
     description:

@@ -7,23 +7,12 @@
  * next candidate ships safely.
  */
 import type { ToolCall } from '../../../core/env/env-api.js'
-import { type RuleId, shortRuleId, violatedRules } from '../shared/safety-rules.js'
-import { evidenceTools } from '../v2/evidence-actions.js'
-import { type FactKey, factKeys, isFactBad, ruleOfFact } from '../v2/facts.js'
+import type { RuleId } from '../shared/safety-rules.js'
+import { type FactKey, factKeys, isFactBad } from '../v2/facts.js'
+import { planNextCall, searchReportBlocks } from '../v2/oracle-plan.js'
 import { type ArtifactV2, artifactReveals, type ProposalV2 } from '../v2/scenario-v2.js'
 import type { EpisodeV3 } from './episode-v3.js'
 import { jointOf, partnerOf } from './joint-reveal.js'
-
-const toolOfKind = {
-  pr: ['inspect_pr_diff', evidenceTools.inspect_pr_diff.idKey],
-  ci_run: ['inspect_ci_run', evidenceTools.inspect_ci_run.idKey],
-  ticket: ['inspect_ticket', evidenceTools.inspect_ticket.idKey],
-} as const
-
-function inspectCall(artifact: ArtifactV2): ToolCall {
-  const [name, key] = toolOfKind[artifact.kind]
-  return { name, arguments: { [key]: artifact.id } }
-}
 
 /**
  * Facts to verify before blocking: broken ones not yet reported, and (since a focused revision may
@@ -63,42 +52,13 @@ export function reportBlocksV3(episode: EpisodeV3): { proposal: ProposalV2; rule
   const open = factKeys.filter(
     (fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact) && episode.checks[fact] !== 'unverified',
   )
-  const rules = [...new Set(open.map((fact) => ruleOfFact[fact]))]
-  const proposals = episode.activeProposals
-    .filter((proposal) => episode.statusOf(proposal.id) === 'unresolved')
-    .sort((left, right) => left.covers.length - right.covers.length)
-  let best: { blocks: { proposal: ProposalV2; rule: RuleId }[]; reported: number } = { blocks: [], reported: 0 }
-  const search = (used: Set<string>, covered: Set<FactKey>, blocks: { proposal: ProposalV2; rule: RuleId }[]) => {
-    if (covered.size > best.reported || (covered.size === best.reported && blocks.length < best.blocks.length)) {
-      best = { blocks, reported: covered.size }
-    }
-    if (covered.size === open.length) return
-    for (const rule of rules) {
-      for (const proposal of proposals) {
-        if (used.has(proposal.id)) continue
-        const gained = episode.evidencedFacts(proposal, rule).filter((fact) => open.includes(fact) && !covered.has(fact))
-        if (gained.length === 0) continue
-        search(new Set(used).add(proposal.id), new Set([...covered, ...gained]), [...blocks, { proposal, rule }])
-      }
-    }
-  }
-  search(new Set(), new Set(), [])
-  return best.blocks
+  return searchReportBlocks({
+    episode,
+    open,
+    reportedBy: (proposal, rule) => episode.evidencedFacts(proposal, rule).filter((fact) => open.includes(fact)),
+  })
 }
 
 export function oracleNextCallV3(episode: EpisodeV3): ToolCall | null {
-  if (episode.done) return null
-  if (violatedRules(episode.facts).length === 0) {
-    const ship = episode.activeProposals.find(
-      (proposal) => proposal.request === 'ship_release_candidate' && episode.statusOf(proposal.id) === 'unresolved',
-    )
-    return ship
-      ? { name: 'approve_proposal', arguments: { proposal_id: ship.id } }
-      : { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
-  }
-  const artifact = nextInspection(episode)
-  if (artifact) return inspectCall(artifact)
-  const report = reportBlocksV3(episode)[0]
-  if (report) return { name: 'block_proposal', arguments: { proposal_id: report.proposal.id, rule_id: shortRuleId(report.rule) } }
-  return { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
+  return planNextCall({ episode, nextInspection, reportBlocks: reportBlocksV3 })
 }

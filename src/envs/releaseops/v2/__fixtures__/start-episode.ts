@@ -4,6 +4,8 @@ import { buildScenarioV2 } from '../build-scenario-v2.js'
 import { drawScenario } from '../draw-scenario.js'
 import type { FactKey } from '../facts.js'
 import type { FamilyV2 } from '../families/index.js'
+import type { EpisodeV2 } from '../episode-v2.js'
+import type { ReleaseOpsEnvBase } from '../releaseops-env-base.js'
 import { ReleaseOpsV2Env } from '../releaseops-v2-env.js'
 import type { ScenarioV2 } from '../scenario-v2.js'
 
@@ -23,6 +25,11 @@ export function startEpisode(setup: Setup = {}) {
         setup.tweak ? setup.tweak(drawScenario(draw)) : drawScenario(draw),
       ),
   })
+  return startOn(env, setup)
+}
+
+/** Resets `env` (v2's or v3's) as `setup` says and returns the live episode with finders for its proposals and artifacts. */
+export function startOn<F extends string, E extends EpisodeV2>(env: ReleaseOpsEnvBase<F, E>, setup: Omit<Setup, 'facts' | 'tweak' | 'family'> & { family?: F }) {
   const reset = env.reset({
     seed: setup.seed ?? 7,
     options: {
