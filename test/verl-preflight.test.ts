@@ -345,9 +345,9 @@ describe('verl preflight', () => {
     })
     expect(await reasons(otherRelease)).toEqual(['gate_release_mismatch'])
     // A low minimum isolates the split check (the test split may hold more rows than the gated val split).
-    expect(
-      await reasons(servedBy(passingGate, { model: machine.model }), { gateSplit: 'test', gateMinDenominator: 1 }),
-    ).toEqual(['gate_split_mismatch'])
+    expect(await reasons(servedBy(passingGate, { model: machine.model }), { gateSplit: 'test', gateMinDenominator: 1 })).toEqual([
+      'gate_split_mismatch',
+    ])
     const otherModel = servedBy(passingGate, { model: machine.model }, (report) => {
       report.model.served.root = '/models/base'
     })
