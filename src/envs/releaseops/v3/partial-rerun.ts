@@ -4,10 +4,9 @@
  * proposals, a re-run of the failed jobs only in place of the CI run it cites: a green run that verifies
  * nothing. Its text names the full run it re-ran, which stays in play. Under a careful reviewer the same
  * author links the full run (a careful reviewer sends a partial re-run back), so no training mix has this
- * behaviour; the held-out mix `shortcut__overconfident__deadline` does. Ids and texts come from their own
- * visible stream and never read a fact (the twin and leak tests hold).
+ * behaviour; the held-out mix `shortcut__overconfident__deadline` does. Ids and texts derive from the
+ * visible draw of the run it re-ran and the seed, never from a fact (the twin and leak tests hold).
  */
-import { PythonRandom } from '../../../core/random/python-random.js'
 import type { ArtifactDraw, ArtifactTemplate } from '../v2/family-spec.js'
 import type { ArtifactV2, ProposalV2, ScenarioV2 } from '../v2/scenario-v2.js'
 
@@ -19,6 +18,15 @@ export interface RerunArtifactTemplate extends ArtifactTemplate {
 /** The full run a partial re-run stands in for (undefined for any other artifact). */
 export function rerunSourceOf(artifact: ArtifactV2): string | undefined {
   return (artifact.template as Partial<RerunArtifactTemplate>).rerunOf
+}
+
+// Re-run id → full run id, per scenario that has re-runs. Kept beside the scenario, not on it, so every
+// scenario keeps one object shape and the oracle's hot paths stay monomorphic.
+const rerunSources = new WeakMap<ScenarioV2, ReadonlyMap<string, string>>()
+
+/** The scenario's re-run map, or undefined when nobody linked one (the oracle's fast path). */
+export function rerunSourcesOf(scenario: ScenarioV2): ReadonlyMap<string, string> | undefined {
+  return rerunSources.get(scenario)
 }
 
 /** True when the scenario's author cuts this corner: a shortcut author under a reviewer who is not careful. */
@@ -47,31 +55,45 @@ function rerunTemplate(source: ArtifactV2): RerunArtifactTemplate {
 /** What the author adds to a proposal that links a re-run (a shortcut's idea of evidence). */
 export const rerunClaim = 'Re-ran the failed jobs: green.'
 
-// Re-seeded per scenario, as v2's streams are; its own seed space (bit 7 set), apart from v2's two streams.
-const rerunStream = new PythonRandom(0)
+/**
+ * A re-run's id number and draw, from the visible draw of the run it re-ran and the seed (no fact, no
+ * generator to re-seed: resets stay as fast as v2's). Ids probe upwards past any number already taken.
+ */
+function rerunNumber(source: ArtifactV2, seed: number, used: ReadonlySet<string>): string {
+  let number = 1000 + ((source.draw.count * 7919 + source.draw.variant * 31 + Math.abs(seed)) % 9000)
+  while (used.has(`ci_run_${number}`)) number = number === 9999 ? 1000 : number + 1
+  return `ci_run_${number}`
+}
 
-function rerunSeed(seed: number, attempt: number): number | bigint {
-  const folded = Math.abs(seed) * 2 + (seed < 0 ? 1 : 0)
-  const value = folded * 256 + 128 + attempt * 2
-  return Number.isSafeInteger(value) ? value : BigInt(folded) * 256n + BigInt(128 + attempt * 2)
+/** The proposal citing `refs`, its claim saying what was linked (the keys in draw-scenario's order: one object shape). */
+function relinked(proposal: ProposalV2, refs: readonly string[]): ProposalV2 {
+  return {
+    id: proposal.id,
+    worker: proposal.worker,
+    claim: `${proposal.claim} ${rerunClaim}`,
+    request: proposal.request,
+    refs,
+    risk: proposal.risk,
+    confidence: proposal.confidence,
+    claims: proposal.claims,
+    phase: proposal.phase,
+    role: proposal.role,
+    covers: proposal.covers,
+  }
 }
 
 /** The scenario with the author's CI refs replaced by partial re-runs, when the author cuts this corner. */
 export function withPartialReruns(scenario: ScenarioV2): ScenarioV2 {
   if (!linksPartialReruns(scenario)) return scenario
-  const rng = rerunStream
-  rng.seed(rerunSeed(scenario.seed, scenario.attempt))
   const artifacts = new Map(scenario.artifacts)
   const used = new Set([...artifacts.keys()])
   const rerunFor = new Map<string, string>()
   const rerunId = (source: ArtifactV2): string => {
     const known = rerunFor.get(source.id)
     if (known) return known
-    let id = ''
-    do id = `ci_run_${rng.randint(1000, 9999)}`
-    while (used.has(id))
+    const id = rerunNumber(source, scenario.seed, used)
     used.add(id)
-    const draw = { variant: rng.randbelow(1000), count: rng.randint(300, 980) }
+    const draw = { variant: (source.draw.variant * 7 + 3) % 1000, count: 300 + ((source.draw.count * 13) % 681) }
     artifacts.set(id, { id, kind: 'ci_run', phase: source.phase, template: rerunTemplate(source), draw })
     rerunFor.set(source.id, id)
     return id
@@ -84,11 +106,13 @@ export function withPartialReruns(scenario: ScenarioV2): ScenarioV2 {
         const artifact = scenario.artifacts.get(ref)
         return artifact?.kind === 'ci_run' ? rerunId(artifact) : ref
       })
-      const swapped = refs.some((ref, index) => ref !== proposal.refs[index])
-      const revised = swapped ? { ...proposal, refs, claim: `${proposal.claim} ${rerunClaim}` } : proposal
+      if (refs.every((ref, index) => ref === proposal.refs[index])) return proposal
+      const revised = relinked(proposal, refs)
       proposals.set(proposal.id, revised)
       return revised
     }),
   )
-  return { ...scenario, artifacts, proposals, phases }
+  const revised: ScenarioV2 = { ...scenario, artifacts, proposals, phases }
+  rerunSources.set(revised, new Map([...rerunFor].map(([source, rerun]) => [rerun, source])))
+  return revised
 }
