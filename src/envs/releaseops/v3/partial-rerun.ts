@@ -56,8 +56,8 @@ function rerunTemplate(source: ArtifactV2): RerunArtifactTemplate {
 export const rerunClaim = 'Re-ran the failed jobs: green.'
 
 /**
- * A re-run's id number and draw, from the visible draw of the run it re-ran and the seed (no fact, no
- * generator to re-seed: resets stay as fast as v2's). Ids probe upwards past any number already taken.
+ * A re-run's id, from the visible draw of the run it re-ran and the seed (no fact, and no generator to
+ * re-seed per reset); it probes upwards past any id already taken. Its draw is derived the same way.
  */
 function rerunNumber(source: ArtifactV2, seed: number, used: ReadonlySet<string>): string {
   let number = 1000 + ((source.draw.count * 7919 + source.draw.variant * 31 + Math.abs(seed)) % 9000)
