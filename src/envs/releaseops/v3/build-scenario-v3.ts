@@ -15,6 +15,7 @@ import { evidencePerPhaseV3 } from './difficulty-v3.js'
 import { EpisodeV3 } from './episode-v3.js'
 import { type FamilyV3, familySpecV3 } from './families/index.js'
 import { oracleNextCallV3 } from './oracle-plan-v3.js'
+import { withPartialReruns } from './partial-rerun.js'
 
 export interface BuildScenarioV3Options {
   family: FamilyV3
@@ -44,10 +45,14 @@ export function playOracleV3(scenario: ScenarioV2): OracleProof {
   return { terminalReason: episode.terminalReason, reward: episode.reward, steps }
 }
 
-/** One draw: v2's generator with the v3 family spec and evidence table. */
+/** One draw: v2's generator with the v3 family spec and evidence table, and partial re-runs where the author links them. */
 export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): ScenarioV2 {
   const drawn = drawScenario({ ...options, family: options.family as FamilyV2, spec: familySpecV3(options.family) })
-  return { ...drawn, family: options.family as FamilyV2, evidencePerPhase: evidencePerPhaseV3[options.difficulty] }
+  return withPartialReruns({
+    ...drawn,
+    family: options.family as FamilyV2,
+    evidencePerPhase: evidencePerPhaseV3[options.difficulty],
+  })
 }
 
 export function buildScenarioV3(options: BuildScenarioV3Options): ProvenScenarioV3 {

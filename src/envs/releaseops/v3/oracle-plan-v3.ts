@@ -13,6 +13,7 @@ import { planNextCall, searchReportBlocks } from '../v2/oracle-plan.js'
 import { type ArtifactV2, artifactReveals, type ProposalV2 } from '../v2/scenario-v2.js'
 import type { EpisodeV3 } from './episode-v3.js'
 import { jointOf, partnerOf } from './joint-reveal.js'
+import { rerunSourcesOf } from './partial-rerun.js'
 
 /**
  * Facts to verify before blocking: broken ones not yet reported, and (since a focused revision may
@@ -32,10 +33,12 @@ export function nextInspection(episode: EpisodeV3): ArtifactV2 | undefined {
   const wanted = unverifiedWanted(episode)
   if (wanted.length === 0 || Math.min(episode.evidence, episode.budget) <= 0) return undefined
   let best: { artifact: ArtifactV2; score: number } | undefined
+  const reruns = rerunSourcesOf(episode.scenario)
   for (const proposal of episode.activeProposals) {
     for (const ref of proposal.refs) {
-      const artifact = episode.scenario.artifacts.get(ref)
-      if (!artifact || artifact.phase !== episode.phaseIndex || episode.inspected.has(ref)) continue
+      // Behind a partial re-run, the full run it re-ran (in play, named in the re-run's text).
+      const artifact = episode.scenario.artifacts.get(reruns?.get(ref) ?? ref)
+      if (!artifact || artifact.phase !== episode.phaseIndex || episode.inspected.has(artifact.id)) continue
       let score = artifactReveals(episode.scenario, artifact).filter((fact) => wanted.includes(fact)).length * 2
       const joint = jointOf(artifact)
       const partner = partnerOf(episode.scenario, artifact)
