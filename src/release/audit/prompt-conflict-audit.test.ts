@@ -2,13 +2,8 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { crossSplitKeyCount } from '../canonical/prompt-key.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
-import {
-  auditPassed,
-  auditPromptConflicts,
-  bundleAuditReports,
-  conflictingRecordIds,
-  PromptKeyGroups,
-} from './prompt-conflict-audit.js'
+import { auditPassed, auditPromptConflicts, bundleAuditReports, conflictingRecordIds } from './prompt-conflict-audit.js'
+import { PromptKeyGroups } from './prompt-key-groups.js'
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex')
 function record(
@@ -119,7 +114,7 @@ describe('prompt-conflict audit', () => {
       options,
     )
     expect(derived.audited).toBe(2)
-    const groupsOf = (groups: PromptKeyGroups) => [...groups.keys()].map((key) => groups.group(key))
+    const groupsOf = (groups: PromptKeyGroups) => [...groups.groups()]
     expect(groupsOf(derived)).toEqual(groupsOf(regrouped))
     expect(groupsOf(raw).filter((group) => group.targets.length > 1)).toEqual([
       { key: 'emp_name\u001fhr_employee', targets: ['C5-1\0L2', 'C5-2\0L4'], ids: ['1', '2'] },

@@ -7,13 +7,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import {
-  auditPassed,
-  auditPromptConflicts,
-  type BundleAuditReport,
-  bundleAuditReports,
-  type PromptKeyGroups,
-} from '../audit/prompt-conflict-audit.js'
+import { auditPassed, auditPromptConflicts, type BundleAuditReport, bundleAuditReports } from '../audit/prompt-conflict-audit.js'
+import type { PromptKeyGroups } from '../audit/prompt-key-groups.js'
 import type { ResolutionReport } from '../canonical/build-canonical.js'
 import { quarantineConflicts } from '../canonical/run-quarantine-conflicts.js'
 import { type SplitReport, splitRecords } from '../canonical/split-records.js'

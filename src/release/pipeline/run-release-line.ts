@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
-import { PromptKeyGroups } from '../audit/prompt-conflict-audit.js'
+import { PromptKeyGroups } from '../audit/prompt-key-groups.js'
 import { CanonicalBuilder } from '../canonical/build-canonical.js'
 import { loadCanonicalInputs, throwBuildIssues } from '../canonical/run-canonical-build.js'
 import { checkLostLabels } from '../canonical/unresolved-labels.js'
