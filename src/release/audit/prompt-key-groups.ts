@@ -136,22 +136,6 @@ export class PromptKeyGroups {
     })
   }
 
-  /**
-   * The grouping once every record of a conflicting group is taken out, which is what quarantine does:
-   * each remaining group keeps its one target and its records.
-   */
-  withoutConflicts(): PromptKeyGroups {
-    const kept = new PromptKeyGroups(this.options)
-    kept.issues.push(...this.issues)
-    for (const [key, group] of this.byKey) {
-      if (group.targets.length > 1) continue
-      kept.byKey.set(key, group)
-      kept.audited += group.ids.length
-      if (group.crossesSplits) kept.crossing++
-    }
-    return kept
-  }
-
   /** Ids of the records in a group with more than one target. */
   conflictingIds(): Set<string> {
     const ids = new Set<string>()

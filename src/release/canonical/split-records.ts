@@ -227,14 +227,10 @@ function distributions(strata: readonly Stratum[], assignment: readonly number[]
   return { category_id: sorted(byCategory), level: sorted(byLevel) }
 }
 
-/**
- * Assigns splits to a copy of `records` (same order as given) and reports what happened. `inPlace`: set
- * the split fields on `records` themselves (for a caller that owns them and keeps no other view of them).
- */
+/** Assigns splits to a copy of `records` (same order as given; the given records are left as they are) and reports what happened. */
 export function splitRecords(
   records: readonly CanonicalRecord[],
   options: SplitOptions,
-  { inPlace = false }: { inPlace?: boolean } = {},
 ): { records: CanonicalRecord[]; report: SplitReport } {
   const rng = new PythonRandom(options.seed)
   const excluded: { id: string; reason: string }[] = []
@@ -263,7 +259,7 @@ export function splitRecords(
   })
   const output = records.map((record, index) => {
     // Copied, then updated: V8 builds `{ ...record, more }` far more slowly.
-    const target = inPlace ? record : Object.assign({}, record)
+    const target = Object.assign({}, record)
     target.split = splits[index] ?? null
     target.split_exclusion_reason = reasons[index] ?? null
     return target
