@@ -23,6 +23,7 @@ import { settleable } from '../workers/settleable.js'
 import type { SftWriters } from '../workers/write-sft-in-workers.js'
 import type { releaseLineLayout } from './release-line-layout.js'
 import { writeAuditReport } from './release-line-report.js'
+import { type StageRecorder, stageTimer } from './stage-timer.js'
 
 export interface PublishLineInputs {
   dataset: string
@@ -41,18 +42,6 @@ export interface PublishLineInputs {
   standards: { classification: string; grading: string }
   /** Receives each stage's time and row count. */
   record: StageRecorder
-}
-
-export type StageRecorder = (stage: string, seconds: number, rows: number) => void
-
-/** Runs `run` as a stage: its time and the rows its value stands for go to `record`. */
-export function stageTimer(record: StageRecorder) {
-  return async <T>(stage: string, rows: (value: T) => number, run: () => T | Promise<T>): Promise<T> => {
-    const started = performance.now()
-    const value = await run()
-    record(stage, (performance.now() - started) / 1000, rows(value))
-    return value
-  }
 }
 
 const secondsSince = (started: number) => (performance.now() - started) / 1000
