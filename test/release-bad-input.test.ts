@@ -3,7 +3,7 @@
  * publishes nothing (a failed-audit JSON records the attempt instead).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { demoHeaders } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { runCanonicalBuild } from '../src/release/canonical/run-canonical-build.js'
@@ -373,5 +373,26 @@ describe('the in-process line stops before publishing anything', () => {
     expect(raw).toMatchObject({ status: 'failed', conflict_keys: expect.any(Number) })
     expect(raw.conflict_keys).toBeGreaterThan(0)
     for (const release of [layout.canonical, layout.sftRelease, layout.audit]) expect(existsSync(release)).toBe(false)
+  })
+
+  it('a publication that fails on its own surfaces its error, and the audits are not written as if it passed', async () => {
+    const out = join(temporaryDirectory('line-publication-fails'), 'out')
+    const layout = releaseLineLayout(out, fixture.dataset)
+    const error = await thrown(() =>
+      runReleaseLine({
+        ...releaseLineFiles(fixture),
+        out,
+        stripTrailingCodes: true,
+        allowUnresolved: true,
+        // Once the records are built, a file takes the SFT release's place: its publication must fail.
+        onStage(stage) {
+          if (stage !== 'split') return
+          mkdirSync(dirname(layout.sftRelease), { recursive: true })
+          writeFileSync(layout.sftRelease, 'in the way')
+        },
+      }),
+    )
+    expect(error).toMatchObject({ code: 'output_exists', path: layout.sftRelease })
+    expect(existsSync(layout.audit)).toBe(false)
   })
 })
