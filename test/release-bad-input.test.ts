@@ -3,14 +3,15 @@
  * publishes nothing (a failed-audit JSON records the attempt instead).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { demoHeaders } from '../src/envs/grading/demo/demo-taxonomy.js'
 import { runCanonicalBuild } from '../src/release/canonical/run-canonical-build.js'
 import { runCanonicalSplit } from '../src/release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../src/release/canonical/run-quarantine-conflicts.js'
 import { runDemoData } from '../src/release/demo/write-demo-data.js'
-import { releaseLineLayout } from '../src/release/pipeline/release-line-layout.js'
+import { type ReleaseLineLayout, releaseLineLayout } from '../src/release/pipeline/release-line-layout.js'
+import type { ReleaseLineOptions } from '../src/release/pipeline/release-line-options.js'
 import { runReleaseLine } from '../src/release/pipeline/run-release-line.js'
 import { runPreprocess } from '../src/release/preprocess/run-preprocess.js'
 import { runSftExport } from '../src/release/sft/run-sft-export.js'
@@ -356,22 +357,35 @@ describe('sft export rejects bad inputs and publishes nothing', () => {
 })
 
 describe('the in-process line stops before publishing anything', () => {
-  it('with quarantine off, conflicting prompt keys stop it after the raw audit report, with nothing published', async () => {
-    const out = join(temporaryDirectory('line-no-quarantine'), 'out')
+  /** Runs the line into a new directory with `extra` options; returns its layout and what it threw. */
+  async function failedLine(label: string, extra: (layout: ReleaseLineLayout) => Partial<ReleaseLineOptions>) {
+    const out = join(temporaryDirectory(label), 'out')
     const layout = releaseLineLayout(out, fixture.dataset)
     const error = await thrown(() =>
-      runReleaseLine({
-        ...releaseLineFiles(fixture),
-        out,
-        stripTrailingCodes: true,
-        allowUnresolved: true,
-        quarantine: false,
-      }),
+      runReleaseLine({ ...releaseLineFiles(fixture), out, stripTrailingCodes: true, allowUnresolved: true, ...extra(layout) }),
     )
+    return { layout, error }
+  }
+
+  it('with quarantine off, conflicting prompt keys stop it after the raw audit report, with nothing published', async () => {
+    const { layout, error } = await failedLine('line-no-quarantine', () => ({ quarantine: false }))
     expect(error).toMatchObject({ code: 'prompt_conflicts', path: layout.rawAudit })
     const raw = JSON.parse(readFileSync(layout.rawAudit, 'utf8'))
     expect(raw).toMatchObject({ status: 'failed', conflict_keys: expect.any(Number) })
     expect(raw.conflict_keys).toBeGreaterThan(0)
     for (const release of [layout.canonical, layout.sftRelease, layout.audit]) expect(existsSync(release)).toBe(false)
+  })
+
+  it('a publication that fails on its own surfaces its error, and the audits are not written as if it passed', async () => {
+    const { layout, error } = await failedLine('line-publication-fails', (layout) => ({
+      // Once the records are split, a file takes the SFT release's place: its publication must fail.
+      onStage(stage) {
+        if (stage !== 'split') return
+        mkdirSync(dirname(layout.sftRelease), { recursive: true })
+        writeFileSync(layout.sftRelease, 'in the way')
+      },
+    }))
+    expect(error).toMatchObject({ code: 'output_exists', path: layout.sftRelease })
+    expect(existsSync(layout.audit)).toBe(false)
   })
 })

@@ -6,33 +6,70 @@
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
 
+/** Field ids stay below this, so `table * fieldIdSpace + field` is an exact integer for 2^27 tables. */
+const fieldIdSpace = 2 ** 26
+
+/** The separator of a key's text: `field \u001f table`. */
+export const promptKeySeparator = '\u001f'
+
 /**
- * Prompt keys, with normalised names cached: a table's name repeats for each of its fields, and field
- * names (id, name, create_time…) repeat across tables.
+ * Prompt keys as numbers. Each distinct raw name is normalised once and each distinct normalised name gets
+ * a small id, so a record's key is one integer: equal keys are equal numbers, and a Map keyed by them
+ * neither builds nor hashes a key string per record (the split and the audit key every record).
  */
 export class PromptKeys {
-  private readonly tables = new Map<string, string>()
-  private readonly fields = new Map<string, string>()
+  private readonly rawTables = new Map<string, number>()
+  private readonly rawFields = new Map<string, number>()
+  private readonly tableIds = new Map<string, number>()
+  private readonly fieldIds = new Map<string, number>()
+  private readonly tableTexts: string[] = []
+  private readonly fieldTexts: string[] = []
+  /** The last raw table name and its id: records come table by table in file order. */
+  private lastTable: string | undefined
+  private lastTableId = 0
 
-  of(metadata: CanonicalRecord['metadata']): string {
-    let table = this.tables.get(metadata.table_name)
-    if (table === undefined) {
-      table = normalizeKeyText(metadata.table_name)
-      this.tables.set(metadata.table_name, table)
+  private static intern(raw: string, rawIds: Map<string, number>, ids: Map<string, number>, texts: string[]): number {
+    let id = rawIds.get(raw)
+    if (id === undefined) {
+      const text = normalizeKeyText(raw)
+      id = ids.get(text)
+      if (id === undefined) {
+        id = texts.length
+        texts.push(text)
+        ids.set(text, id)
+      }
+      rawIds.set(raw, id)
     }
-    let field = this.fields.get(metadata.field_name)
-    if (field === undefined) {
-      field = normalizeKeyText(metadata.field_name)
-      this.fields.set(metadata.field_name, field)
+    return id
+  }
+
+  /** The record's key: equal for two records exactly when their key texts are equal. */
+  of(metadata: CanonicalRecord['metadata']): number {
+    if (metadata.table_name !== this.lastTable) {
+      this.lastTable = metadata.table_name
+      this.lastTableId = PromptKeys.intern(metadata.table_name, this.rawTables, this.tableIds, this.tableTexts)
     }
-    return `${field}\u001f${table}`
+    const table = this.lastTableId
+    const field = PromptKeys.intern(metadata.field_name, this.rawFields, this.fieldIds, this.fieldTexts)
+    if (field >= fieldIdSpace) throw new RangeError(`more than ${fieldIdSpace} distinct field names`)
+    return table * fieldIdSpace + field
+  }
+
+  /** The normalised field name of a key (empty when the name normalises to nothing). */
+  field(key: number): string {
+    return this.fieldTexts[key % fieldIdSpace] as string
+  }
+
+  /** The key's text, `field \u001f table` (what the audit hashes). */
+  text(key: number): string {
+    return `${this.field(key)}${promptKeySeparator}${this.tableTexts[Math.floor(key / fieldIdSpace)]}`
   }
 }
 
 /** How many prompt keys of split records lie in more than one split. */
 export function crossSplitKeyCount(records: readonly CanonicalRecord[]): number {
   const keys = new PromptKeys()
-  const splitsOf = new Map<string, SplitName | 'several'>()
+  const splitsOf = new Map<number, SplitName | 'several'>()
   for (const record of records) {
     if (!record.split || record.resolution_status !== 'resolved') continue
     const key = keys.of(record.metadata)

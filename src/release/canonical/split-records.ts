@@ -96,15 +96,31 @@ export function groupValue(record: object, path: string): string {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-function dealRandom(pool: CanonicalRecord[], options: SplitOptions, rng: PythonRandom): number[] {
-  const strata = new Map<string, number[]>()
-  pool.forEach((record, index) => {
-    const key = `${record.target?.category_id}\u0000${String((record as Record<string, unknown>)[options.levelField] ?? '')}`
-    const members = strata.get(key) ?? []
-    members.push(index)
-    strata.set(key, members)
-  })
-  const ordered = [...strata.keys()].sort(compareText).map((key) => strata.get(key) as number[])
+/** Pool records of one (category, level): the random split's stratum, and a cell of the distributions. */
+interface Stratum {
+  /** `category\0level`, the order strata are shuffled from. */
+  text: string
+  category: string
+  level: string
+  /** Positions in the pool. */
+  members: number[]
+}
+
+function strataOf(pool: readonly CanonicalRecord[], levelField: string): Stratum[] {
+  const strata = new Map<string, Stratum>()
+  for (let index = 0; index < pool.length; index++) {
+    const record = pool[index] as CanonicalRecord
+    const level = String((record as Record<string, unknown>)[levelField] ?? '')
+    const text = `${record.target?.category_id}\u0000${level}`
+    const stratum = strata.get(text)
+    if (stratum) stratum.members.push(index)
+    else strata.set(text, { text, category: record.target?.category_id ?? '', level, members: [index] })
+  }
+  return [...strata.values()]
+}
+
+function dealRandom(pool: CanonicalRecord[], strata: readonly Stratum[], options: SplitOptions, rng: PythonRandom): number[] {
+  const ordered = [...strata].sort((a, b) => compareText(a.text, b.text)).map((stratum) => [...stratum.members])
   rng.shuffle(ordered)
   for (const members of ordered) rng.shuffle(members)
   const labels = interleavedLabels(allocateSizes(pool.length, options.ratios))
@@ -114,27 +130,36 @@ function dealRandom(pool: CanonicalRecord[], options: SplitOptions, rng: PythonR
   return assignment
 }
 
-/** Moves every record to the split of the first record (in id order) with its prompt key; returns how many moved. */
-function joinPromptKeys(pool: CanonicalRecord[], assignment: number[]): number {
+/**
+ * Moves every pool record to the split of the first one (in pool order) with its prompt key; returns how
+ * many moved. Keys are computed in file order (`included`), where a table's fields follow one another.
+ */
+function joinPromptKeys(
+  pool: { records: readonly CanonicalRecord[]; included: readonly number[]; order: readonly number[] },
+  assignment: number[],
+): number {
+  const { records, included, order } = pool
   const keys = new PromptKeys()
-  const first = new Map<string, number>()
+  const keyOf = new Float64Array(records.length)
+  for (const index of included) keyOf[index] = keys.of((records[index] as CanonicalRecord).metadata)
+  const first = new Map<number, number>()
   let moved = 0
-  pool.forEach((record, index) => {
-    const key = keys.of(record.metadata)
+  for (let position = 0; position < order.length; position++) {
+    const key = keyOf[order[position] as number] as number
     const earlier = first.get(key)
-    if (earlier === undefined) first.set(key, index)
-    else if (assignment[index] !== assignment[earlier]) {
-      assignment[index] = assignment[earlier] as number
+    if (earlier === undefined) first.set(key, position)
+    else if (assignment[position] !== assignment[earlier]) {
+      assignment[position] = assignment[earlier] as number
       moved++
     }
-  })
+  }
   return moved
 }
 
 /** How many prompt keys have records in more than one split. */
 function crossingKeys(pool: CanonicalRecord[], assignment: number[]): number {
   const keys = new PromptKeys()
-  const splitOf = new Map<string, number>()
+  const splitOf = new Map<number, number>()
   pool.forEach((record, index) => {
     const key = keys.of(record.metadata)
     const seen = splitOf.get(key)
@@ -175,26 +200,37 @@ function dealGroups(pool: CanonicalRecord[], options: SplitOptions, rng: PythonR
   return assignment
 }
 
-function distribution(pool: CanonicalRecord[], assignment: number[], pick: (record: CanonicalRecord) => string) {
-  const result = { train: {}, val: {}, test: {} } as Record<SplitName, Record<string, number>>
-  pool.forEach((record, index) => {
-    const bucket = result[splitNames[assignment[index] as number] as SplitName]
-    const key = pick(record)
-    bucket[key] = (bucket[key] ?? 0) + 1
-  })
-  for (const split of splitNames)
-    result[split] = Object.fromEntries(Object.entries(result[split]).sort(([a], [b]) => compareText(a, b)))
-  return result
+type Distribution = Record<SplitName, Record<string, number>>
+
+/** Records per split by category and by level, counted stratum by stratum. */
+function distributions(strata: readonly Stratum[], assignment: readonly number[]) {
+  const byCategory = splitNames.map(() => new Map<string, number>())
+  const byLevel = splitNames.map(() => new Map<string, number>())
+  for (const stratum of strata) {
+    const counts = [0, 0, 0]
+    for (const index of stratum.members) counts[assignment[index] as number] = (counts[assignment[index] as number] as number) + 1
+    counts.forEach((count, split) => {
+      if (count === 0) return
+      const categories = byCategory[split] as Map<string, number>
+      const levels = byLevel[split] as Map<string, number>
+      categories.set(stratum.category, (categories.get(stratum.category) ?? 0) + count)
+      levels.set(stratum.level, (levels.get(stratum.level) ?? 0) + count)
+    })
+  }
+  const sorted = (maps: Map<string, number>[]) =>
+    Object.fromEntries(
+      splitNames.map((split, index) => [
+        split,
+        Object.fromEntries([...(maps[index] as Map<string, number>)].sort(([a], [b]) => compareText(a, b))),
+      ]),
+    ) as Distribution
+  return { category_id: sorted(byCategory), level: sorted(byLevel) }
 }
 
-/**
- * Assigns splits to a copy of `records` (same order as given) and reports what happened. `inPlace`: set
- * the split fields on `records` themselves (for a caller that owns them and keeps no other view of them).
- */
+/** Assigns splits to a copy of `records` (same order as given; the given records are left as they are) and reports what happened. */
 export function splitRecords(
   records: readonly CanonicalRecord[],
   options: SplitOptions,
-  { inPlace = false }: { inPlace?: boolean } = {},
 ): { records: CanonicalRecord[]; report: SplitReport } {
   const rng = new PythonRandom(options.seed)
   const excluded: { id: string; reason: string }[] = []
@@ -213,8 +249,9 @@ export function splitRecords(
   // Positions in `records` of the pool, in id order.
   const order = sortByKey(included, (index) => (records[index] as CanonicalRecord).id)
   const pool = order.map((index) => records[index] as CanonicalRecord)
-  const assignment = options.splitType === 'random' ? dealRandom(pool, options, rng) : dealGroups(pool, options, rng)
-  const joined = options.splitType === 'random' ? joinPromptKeys(pool, assignment) : 0
+  const strata = strataOf(pool, options.levelField)
+  const assignment = options.splitType === 'random' ? dealRandom(pool, strata, options, rng) : dealGroups(pool, options, rng)
+  const joined = options.splitType === 'random' ? joinPromptKeys({ records, included, order }, assignment) : 0
   const crossing = options.splitType === 'random' ? 0 : crossingKeys(pool, assignment)
   const splits: (SplitName | null)[] = new Array(records.length).fill(null)
   order.forEach((index, position) => {
@@ -222,16 +259,15 @@ export function splitRecords(
   })
   const output = records.map((record, index) => {
     // Copied, then updated: V8 builds `{ ...record, more }` far more slowly.
-    const target = inPlace ? record : Object.assign({}, record)
+    const target = Object.assign({}, record)
     target.split = splits[index] ?? null
     target.split_exclusion_reason = reasons[index] ?? null
     return target
   })
   const byReason = new Map<string, number>()
   for (const { reason } of excluded) byReason.set(reason, (byReason.get(reason) ?? 0) + 1)
-  const categories = distribution(pool, assignment, (record) => record.target?.category_id ?? '')
-  const levels = distribution(pool, assignment, (record) => String((record as Record<string, unknown>)[options.levelField] ?? ''))
-  const later = (dist: Record<SplitName, Record<string, number>>) =>
+  const { category_id: categories, level: levels } = distributions(strata, assignment)
+  const later = (dist: Distribution) =>
     [...new Set([...Object.keys(dist.val), ...Object.keys(dist.test)])].filter((key) => !(key in dist.train)).sort(compareText)
   const sizes = { train: 0, val: 0, test: 0 }
   for (const split of splits) if (split) sizes[split]++

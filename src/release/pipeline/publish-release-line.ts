@@ -7,13 +7,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import {
-  auditPassed,
-  auditPromptConflicts,
-  type BundleAuditReport,
-  bundleAuditReports,
-  type PromptKeyGroups,
-} from '../audit/prompt-conflict-audit.js'
+import { auditPassed, auditPromptConflicts, type BundleAuditReport, bundleAuditReports } from '../audit/prompt-conflict-audit.js'
+import type { PromptKeyGroups } from '../audit/prompt-key-groups.js'
 import type { ResolutionReport } from '../canonical/build-canonical.js'
 import { quarantineConflicts } from '../canonical/run-quarantine-conflicts.js'
 import { type SplitReport, splitRecords } from '../canonical/split-records.js'
@@ -28,13 +23,14 @@ import { settleable } from '../workers/settleable.js'
 import type { SftWriters } from '../workers/write-sft-in-workers.js'
 import type { releaseLineLayout } from './release-line-layout.js'
 import { writeAuditReport } from './release-line-report.js'
+import { type StageRecorder, stageTimer } from './stage-timer.js'
 
 export interface PublishLineInputs {
   dataset: string
   seed: number
   quarantine: boolean
   layout: ReturnType<typeof releaseLineLayout>
-  /** The canonical records, in processed order; the line owns them (the split marks them in place). */
+  /** The canonical records, in processed order. */
   records: CanonicalRecord[]
   /** Their audit grouping, built as they were made. */
   groups: PromptKeyGroups
@@ -48,19 +44,22 @@ export interface PublishLineInputs {
   record: StageRecorder
 }
 
-export type StageRecorder = (stage: string, seconds: number, rows: number) => void
+const secondsSince = (started: number) => (performance.now() - started) / 1000
 
-/** Runs `run` as a stage: its time and the rows its value stands for go to `record`. */
-export function stageTimer(record: StageRecorder) {
-  return async <T>(stage: string, rows: (value: T) => number, run: () => T | Promise<T>): Promise<T> => {
-    const started = performance.now()
-    const value = await run()
-    record(stage, (performance.now() - started) / 1000, rows(value))
-    return value
+/** A publication's build stops with this when the line's checks failed: nothing is published. */
+class PublicationWithheldError extends Error {
+  constructor() {
+    super('publication withheld: the line failed before its checks passed')
   }
 }
 
-const secondsSince = (started: number) => (performance.now() - started) / 1000
+/** The errors of settled publications, except their withholding. */
+async function failuresOf(tasks: readonly Promise<PromiseSettledResult<void>[]>[]): Promise<unknown[]> {
+  const settled = (await Promise.all(tasks)).flat()
+  return settled.flatMap((result) =>
+    result.status === 'rejected' && !(result.reason instanceof PublicationWithheldError) ? [result.reason] : [],
+  )
+}
 
 export interface PublishedLine {
   rawAudit: BundleAuditReport
@@ -76,20 +75,19 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   const timed = stageTimer(inputs.record)
   const levelField = inputs.loaded.task.grading.gt_field
   const keyHashes = new Map<string, string>()
-  const audit = (auditedGroups: PromptKeyGroups, crossSplitKeys = 0): BundleAuditReport =>
+  const audit = (audited: { groups: PromptKeyGroups } | { records: readonly CanonicalRecord[] }): BundleAuditReport =>
     bundleAuditReports(
       [
         auditPromptConflicts({
           dataset: inputs.dataset,
-          records: [],
+          records: 'records' in audited ? audited.records : [],
           classificationSha256: inputs.standards.classification,
           gradingSha256: inputs.standards.grading,
           split: 'all',
           levelField,
           source: 'canonical',
           keyHashes,
-          groups: auditedGroups,
-          crossSplitKeys,
+          ...('groups' in audited ? { groups: audited.groups } : {}),
         }),
       ],
       'all',
@@ -100,7 +98,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   let quarantine: PublishedLine['quarantine']
   if (conflicting.size > 0) {
     if (!inputs.quarantine) {
-      const rawAudit = audit(groups)
+      const rawAudit = audit({ groups })
       writeAuditReport(layout.rawAudit, rawAudit)
       throw new InvalidInputError({
         code: 'prompt_conflicts',
@@ -120,13 +118,15 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   const split = await timed(
     'split',
     (value) => value.report.included_size,
-    () =>
-      splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: inputs.seed, levelField }, { inPlace: true }),
+    () => splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: inputs.seed, levelField }),
   )
   records = []
-  // Nothing is published until the audits and the gate have passed.
-  const checks = settleable<void>()
-  checks.promise.catch(() => {})
+  // Nothing is published until the audits and the gate have passed: each publication's build waits for
+  // this verdict and withholds its directory (removing the staging copy) when it is false.
+  const verdict = settleable<boolean>()
+  const awaitVerdict = async () => {
+    if (!(await verdict.promise)) throw new PublicationWithheldError()
+  }
 
   // The canonical file: written by the processed file's worker while this thread goes on.
   const table = new SuffixTable('schema_version')
@@ -143,11 +143,12 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
       for (const [name, value] of Object.entries(reports)) {
         if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
       }
-      await checks.promise
+      await awaitVerdict()
     },
   }).then(() => inputs.record('write canonical', secondsSince(canonicalStarted), canonicalCount))
+  // Settled here, inspected below: a failure is rethrown there, never dropped.
+  const tasks: Promise<PromiseSettledResult<void>[]>[] = [Promise.allSettled([canonicalPublished])]
 
-  let exporting: Promise<void> | undefined
   let exported: SftExportReport | undefined
   let audits: { rawAudit: BundleAuditReport; finalAudit: BundleAuditReport }
   try {
@@ -162,7 +163,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
     // The SFT files: val and test built and written by a worker, train built here and written by another.
     const exportStarted = performance.now()
     const exportRows = plan.splits.train.length + plan.splits.val.length + plan.splits.test.length
-    exporting = publishDirectory({
+    const exporting = publishDirectory({
       target: layout.sftRelease,
       async build(staging) {
         exported = await exportLegacySft({
@@ -173,22 +174,15 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
           canonicalSha256: canonicalPublished.then(() => canonicalSha256),
           writers: inputs.writers,
         })
-        await checks.promise
+        await awaitVerdict()
       },
     }).then(() => inputs.record('sft export', secondsSince(exportStarted), exportRows))
-    exporting.catch(() => {})
+    tasks.push(Promise.allSettled([exporting]))
     audits = await timed(
       'audits',
       (value) => value.finalAudit.records_audited,
-      () => {
-        const rawAudit = audit(groups)
-        // Quarantine took out every record of every conflicting group and the split changes no target,
-        // so the split records group exactly as the raw grouping without its conflicting groups.
-        const kept = groups.withoutConflicts()
-        if (kept.audited !== split.report.included_size)
-          throw new Error(`the split holds ${split.report.included_size} resolved records, the audit grouping ${kept.audited}`)
-        return { rawAudit, finalAudit: audit(kept, split.report.cross_split_prompt_keys) }
-      },
+      // The raw audit reads the grouping made with the records; the final one audits the final records.
+      () => ({ rawAudit: audit({ groups }), finalAudit: audit({ records: split.records }) }),
     )
     if (!auditPassed(audits.finalAudit))
       throw new InvalidInputError({
@@ -197,14 +191,17 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
         message: 'The prompt audit still fails after quarantine.',
         issues: [],
       })
-    checks.resolve()
   } catch (error) {
-    checks.reject(error as Error)
-    await Promise.all([canonicalPublished.catch(() => {}), exporting?.catch(() => {})])
+    verdict.resolve(false)
+    const failures = await failuresOf(tasks)
+    // The check's error is the one to report; a publication that also failed for a reason of its own goes with it.
+    if (failures.length > 0) throw new AggregateError([error, ...failures], (error as Error).message, { cause: error })
     throw error
   }
+  verdict.resolve(true)
+  const failures = await failuresOf(tasks)
+  if (failures.length > 0) throw failures[0]
   writeAuditReport(layout.rawAudit, audits.rawAudit)
   writeAuditReport(layout.audit, audits.finalAudit)
-  await Promise.all([canonicalPublished, exporting])
   return { ...audits, quarantine, split: split.report, canonicalSha256, exported: exported as SftExportReport }
 }

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../io/atomic-file.js'
 import { sha256File, sha256Hex } from '../io/sha256.js'
 import type { SftExportReport } from '../sft/export-legacy-sft.js'
 import type { releaseLineLayout } from './release-line-layout.js'
-import type { ReleaseLineOptions } from './run-release-line.js'
+import type { ReleaseLineOptions } from './release-line-options.js'
 
 export function writeAuditReport(path: string, report: unknown): void {
   writeFileAtomic({ path, write: (temporary) => writeFileSync(temporary, `${stableJson(report)}\n`) })

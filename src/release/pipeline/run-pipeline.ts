@@ -10,7 +10,8 @@ import { demoLayout, runDemoData } from '../demo/write-demo-data.js'
 import { isNonEmptyDirectory, outputExistsError } from '../io/publish-directory.js'
 import { runSftValidate } from '../sft/run-sft-validate.js'
 import { releaseLineLayout } from './release-line-layout.js'
-import { type ReleaseLineOptions, type ReleaseLineResult, runReleaseLine } from './run-release-line.js'
+import type { ReleaseLineOptions, ReleaseLineResult } from './release-line-options.js'
+import { runReleaseLine } from './run-release-line.js'
 
 export async function runPipeline(options: ReleaseLineOptions): Promise<ReleaseLineResult & { valid: boolean }> {
   const layout = releaseLineLayout(options.out, options.dataset)

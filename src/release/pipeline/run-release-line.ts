@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
-import { PromptKeyGroups } from '../audit/prompt-conflict-audit.js'
+import { PromptKeyGroups } from '../audit/prompt-key-groups.js'
 import { CanonicalBuilder } from '../canonical/build-canonical.js'
 import { loadCanonicalInputs, throwBuildIssues } from '../canonical/run-canonical-build.js'
 import { checkLostLabels } from '../canonical/unresolved-labels.js'
@@ -18,35 +18,18 @@ import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
 import { sha256File } from '../io/sha256.js'
 import { loadColumnMapping, preprocessWorkbook } from '../preprocess/run-preprocess.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor } from '../sft/task-options.js'
 import { BackgroundFileWriter } from '../workers/background-file-writer.js'
 import { readXlsxRowsInWorker, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import { SftWriters } from '../workers/write-sft-in-workers.js'
-import { publishReleaseLine, type StageRecorder, stageTimer } from './publish-release-line.js'
+import { publishReleaseLine } from './publish-release-line.js'
 import { releaseLineLayout } from './release-line-layout.js'
+import type { ReleaseLineOptions, ReleaseLineResult } from './release-line-options.js'
 import { lineReport } from './release-line-report.js'
+import { type StageRecorder, stageTimer } from './stage-timer.js'
 
-export interface ReleaseLineOptions extends TaskOptions {
-  input: string
-  mapping: string
-  configFile: string
-  classificationStandard: string
-  gradingStandard: string
-  out: string
-  seed?: number
-  stripTrailingCodes?: boolean
-  /** Publish even when labelled records resolve to no category (see `checkLostLabels`). */
-  allowUnresolved?: boolean
-  formal?: boolean
-  /** When the audit finds conflicts: quarantine them and go on (default), or stop. */
-  quarantine?: boolean
-  onStage?: (stage: string, seconds: number, rows: number) => void
-}
-
-export interface ReleaseLineResult {
-  report: Record<string, unknown>
-  timings: { stage: string; seconds: number; rows: number }[]
-}
+/** The line's options and result types live in `release-line-options.ts`; re-exported for the package index. */
+export type { ReleaseLineOptions, ReleaseLineResult } from './release-line-options.js'
 
 export async function runReleaseLine(options: ReleaseLineOptions): Promise<ReleaseLineResult> {
   const layout = releaseLineLayout(options.out, options.dataset)
