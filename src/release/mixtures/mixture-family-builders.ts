@@ -1,32 +1,18 @@
 /**
- * @module release/mixtures: one builder per mixture family: the input format it accepts, how it reads
- * and validates an input release into source groups, how a planned episode becomes rows, and the
- * validator its output must pass.
+ * @module release/mixtures: the builder of each mixture family (`MixtureFamilyBuilder`, the contract,
+ * lives in its own file so the family modules can implement it without importing this registry).
  */
 import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import type { RlRow } from '../rl/rl-row.js'
-import { type MaterializedSplit, materializeSplit } from './materialize-split.js'
-import type { MixtureInputSpec } from './mixture-inputs.js'
-import type { SamplingPolicy } from './mixture-plan.js'
+import { materializeSplit } from './materialize-split.js'
+import type { MixtureFamilyBuilder } from './mixture-family-builder.js'
 import { type MixtureFamily, mixtureFamilies } from './mixture-report.js'
 import type { MixtureTasks } from './mixture-tasks.js'
 import { projectRlCascade, readRlCascadeInput, rlCascadeInputFormat, rlCascadeKey } from './rl-cascade-family.js'
 import { projectSft, readSftInput, type SftMixtureRow, sftInputFormat, sftKey, sftValidator } from './sft-family.js'
 import { trajectoryMixtureBuilder } from './trajectory-family.js'
 import { rlCascadeValidator } from './validate-cascade.js'
-import type { MixtureRowValidator } from './validate-mixture-release.js'
-
-export interface MixtureFamilyBuilder {
-  inputFormat: string
-  /** The row format id written into the report. */
-  rowFormat: string
-  validator: MixtureRowValidator
-  read(spec: MixtureInputSpec): Promise<void>
-  materialize(split: string, policy: SamplingPolicy): MaterializedSplit<unknown>
-  /** Report fields the family adds (after `read`), e.g. the trajectory family's thinking flag. */
-  reportExtras?(): Record<string, unknown>
-}
 
 function rlCascadeBuilder(tasks: MixtureTasks): MixtureFamilyBuilder {
   const groups: Record<string, Record<string, Map<string, RlRow>>> = {}

@@ -11,7 +11,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { writeNestedParquet } from '../rl/nested-parquet.js'
+import { writeParquetRows } from '../parquet/parquet-rows.js'
 import type { MaterializedSplit } from './materialize-split.js'
 import { mixtureFamilyBuilder } from './mixture-family-builders.js'
 import { type InputRelease, parseMixtureInputs, readInputRelease } from './mixture-inputs.js'
@@ -129,7 +129,7 @@ export async function runMixtureBuild(options: RunMixtureBuildOptions): Promise<
             const rows = materialized.rows as Record<string, unknown>[]
             const parquet_sha256 = builder.validator.io
               ? builder.validator.io.write(path, rows)
-              : writeNestedParquet({ path, columns: builder.validator.columns, rows })
+              : writeParquetRows({ path, columns: builder.validator.columns, rows })
             splits[split] = { ...materialized, parquet_sha256 }
           }
           report = buildReport({

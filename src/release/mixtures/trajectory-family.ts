@@ -14,22 +14,22 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { sha256Hex } from '../io/sha256.js'
+import type { DecodedLeaf } from '../parquet/column-chunk-decoder.js'
+import { NestedParquetFile } from '../parquet/nested-parquet-file.js'
+import { NestedParquetWriter } from '../parquet/nested-parquet-writer.js'
+import type { ParquetField } from '../parquet/parquet-shape.js'
+import { RowAssembler } from '../parquet/row-assembler.js'
 import { checkTrajectoryRow, type RowCheckContext } from '../trajectories/check-trajectory-row.js'
 import { loadTrajectoryRelease } from '../trajectories/load-trajectory-release.js'
-import type { DecodedLeaf } from '../trajectories/parquet/column-chunk-decoder.js'
-import { NestedParquetFile } from '../trajectories/parquet/nested-parquet-file.js'
-import { NestedParquetWriter } from '../trajectories/parquet/nested-parquet-writer.js'
-import type { ParquetField } from '../trajectories/parquet/parquet-shape.js'
-import { RowAssembler } from '../trajectories/parquet/row-assembler.js'
-import { trajectoryColumns } from '../trajectories/parquet/trajectory-columns.js'
+import { trajectoryColumns } from '../trajectories/trajectory-columns.js'
 import { trajectoryFormat, trajectoryReleaseFormat } from '../trajectories/trajectory-format.js'
 import type { TrajectoryRow } from '../trajectories/trajectory-row.js'
 import { trajectoryTools } from '../trajectories/trajectory-tools.js'
 import { materializeSplit } from './materialize-split.js'
-import type { MixtureFamilyBuilder } from './mixture-family-builders.js'
+import type { MixtureFamilyBuilder } from './mixture-family-builder.js'
 import type { PlannedEpisode } from './mixture-plan.js'
 import type { MixtureTasks } from './mixture-tasks.js'
-import type { MixtureRowValidator } from './validate-mixture-release.js'
+import { type MixtureRowValidator, unknownDatasetIssue } from './validate-mixture-release.js'
 
 export type TrajectoryMixtureRow = TrajectoryRow & {
   mixture_provenance: { dataset: string; mixture_id: string; original_source_sha256: string; replica: number }
@@ -126,20 +126,36 @@ export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: 
     },
     check(row, dataset) {
       const context = contexts.get(dataset)
-      if (!context) return [`dataset ${dataset} is not in the grading manifest`]
+      if (!context) return [unknownDatasetIssue(dataset)]
       const { mixture_provenance: provenance, ...rest } = row as Record<string, unknown> & {
         mixture_provenance?: TrajectoryMixtureRow['mixture_provenance']
       }
       const errors = checkTrajectoryRow(rest, context)
       if (provenance?.dataset !== dataset)
-        errors.push(`mixture_provenance.dataset is ${String(provenance?.dataset)}, the row's dataset ${dataset}`)
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.dataset',
+          message: `mixture_provenance.dataset is ${String(provenance?.dataset)}, the row's dataset ${dataset}`,
+        })
       if (provenance?.original_source_sha256 !== sha256Hex(String(rest.source_id)))
-        errors.push('mixture_provenance.original_source_sha256 is not sha256(source_id)')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.original_source_sha256',
+          message: 'mixture_provenance.original_source_sha256 is not sha256(source_id)',
+        })
       if (provenance && !provenance.mixture_id.endsWith(`:${String(provenance.replica).padStart(4, '0')}`))
-        errors.push('mixture_provenance.replica differs from the mixture id')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.replica',
+          message: 'mixture_provenance.replica differs from the mixture id',
+        })
       const thinking = enableThinking()
       if (thinking !== undefined && rest.enable_thinking !== thinking)
-        errors.push(`enable_thinking is ${String(rest.enable_thinking)}, the mixture's ${thinking}`)
+        errors.push({
+          code: 'mixture_thinking',
+          path: 'enable_thinking',
+          message: `enable_thinking is ${String(rest.enable_thinking)}, the mixture's ${thinking}`,
+        })
       return errors
     },
   }

@@ -8,10 +8,10 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import type { LoadedTask } from '../io/load-task-files.js'
-import { readParquetFooter } from '../io/parquet-footer.js'
+import { readParquetFooter } from '../parquet/parquet-footer.js'
+import { parquetSchemaOf } from '../parquet/parquet-shape.js'
 import { type SftWriters, writeSftInWorkers } from '../workers/write-sft-in-workers.js'
 import { legacySftColumns, legacySftFormat, type SftPlan, sftRowInputs } from './legacy-sft-rows.js'
-import { parquetSchema } from './parquet-schema.js'
 
 export interface SftExportReport {
   format: string
@@ -47,7 +47,7 @@ export async function exportLegacySft(options: {
     ...(options.onProgress ? { onWritten: options.onProgress } : {}),
     ...(options.writers ? { writers: options.writers } : {}),
   })
-  const schemaSize = parquetSchema(legacySftColumns(fields)).length
+  const schemaSize = parquetSchemaOf(legacySftColumns(fields).columns).length
   const splits: SftExportReport['splits'] = {}
   for (const split of splitNames) {
     const footer = readParquetFooter(path(split))

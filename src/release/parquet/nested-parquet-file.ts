@@ -1,5 +1,5 @@
 /**
- * @module release/trajectories/parquet: a Parquet file read against the shape it must have. Opening
+ * @module release/parquet: a Parquet file read against the shape it must have. Opening
  * checks the footer and that the file's schema is exactly the expected one (names, nesting, repetition,
  * physical types, UTF-8 and LIST annotations as either converted or logical types, so pyarrow's files
  * pass too); row groups are then decoded leaf by leaf and assembled into rows.
