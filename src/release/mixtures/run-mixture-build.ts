@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import { publishedRelease } from '../contracts/export-report-parts.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
 import { writeParquetRows } from '../parquet/parquet-rows.js'
@@ -58,13 +59,7 @@ function buildReport(options: {
     ...options.extras,
     datasets: options.inputs.map((input) => input.dataset),
     row_format: options.rowFormat,
-    release: {
-      status: 'passed',
-      published: true,
-      artifacts_sha256: Object.fromEntries(
-        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
-      ),
-    },
+    release: publishedRelease(splits),
     label_gap_gate: { status: 'passed', blocking: [], waived: [], blocking_levels: [], waived_levels: [] },
     sampling: {
       policy: options.policy,

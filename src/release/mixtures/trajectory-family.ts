@@ -14,11 +14,9 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { sha256Hex } from '../io/sha256.js'
-import type { DecodedLeaf } from '../parquet/column-chunk-decoder.js'
-import { NestedParquetFile } from '../parquet/nested-parquet-file.js'
-import { NestedParquetWriter } from '../parquet/nested-parquet-writer.js'
-import type { ParquetField } from '../parquet/parquet-shape.js'
-import { RowAssembler } from '../parquet/row-assembler.js'
+import { readNestedParquetRows } from '../parquet/nested-parquet-file.js'
+import { writeParquetRows } from '../parquet/parquet-rows.js'
+import { type ParquetField, shapes } from '../parquet/parquet-shape.js'
 import { checkTrajectoryRow, type RowCheckContext } from '../trajectories/check-trajectory-row.js'
 import { loadTrajectoryRelease } from '../trajectories/load-trajectory-release.js'
 import { trajectoryColumns } from '../trajectories/trajectory-columns.js'
@@ -37,35 +35,16 @@ export type TrajectoryMixtureRow = TrajectoryRow & {
 
 const provenanceField: ParquetField = {
   name: 'mixture_provenance',
-  shape: {
-    kind: 'struct',
-    fields: [
-      { name: 'dataset', shape: { kind: 'string' } },
-      { name: 'mixture_id', shape: { kind: 'string' } },
-      { name: 'original_source_sha256', shape: { kind: 'string' } },
-      { name: 'replica', shape: { kind: 'int64' } },
-    ],
-  },
+  shape: shapes.struct({
+    dataset: shapes.string,
+    mixture_id: shapes.string,
+    original_source_sha256: shapes.string,
+    replica: shapes.int64,
+  }),
 }
 
 export function trajectoryMixtureColumns(tools: readonly ChatTool[], metadataFields: readonly string[]): ParquetField[] {
   return [...trajectoryColumns({ tools, metadataFields }), provenanceField]
-}
-
-/** Writes rows to a new Parquet file; returns its sha256. */
-export function writeTrajectoryMixtureRows(options: {
-  path: string
-  columns: readonly ParquetField[]
-  rows: readonly Record<string, unknown>[]
-}): string {
-  const writer = new NestedParquetWriter(options.path, options.columns)
-  try {
-    for (const row of options.rows) writer.add(row)
-    return writer.finish()
-  } catch (error) {
-    writer.abandon()
-    throw error
-  }
 }
 
 /** Every row of a trajectory-mixture file (schema checked against the mixture's columns). */
@@ -74,14 +53,7 @@ export function readTrajectoryMixtureRows(
   columns: readonly ParquetField[],
 ): { rows: Record<string, unknown>[]; sha256: string } {
   const bytes = readFileSync(path)
-  const file = NestedParquetFile.open(bytes, columns)
-  const rows: Record<string, unknown>[] = []
-  file.metadata.row_groups.forEach((group, index) => {
-    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as DecodedLeaf[])
-    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
-    assembler.finish()
-  })
-  return { rows, sha256: sha256Hex(bytes) }
+  return { rows: readNestedParquetRows(bytes, columns), sha256: sha256Hex(bytes) }
 }
 
 export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): TrajectoryMixtureRow[] {
@@ -116,7 +88,7 @@ export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: 
     stages: ['tool_trajectory'],
     trajectoryFormat,
     io: {
-      write: (path, rows) => writeTrajectoryMixtureRows({ path, columns, rows }),
+      write: (path, rows) => writeParquetRows({ path, columns, rows }),
       read: async (path) => readTrajectoryMixtureRows(path, columns),
     },
     key(row) {

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NestedParquetFile } from './nested-parquet-file.js'
+import { readNestedParquetRows } from './nested-parquet-file.js'
 import { NestedParquetWriter } from './nested-parquet-writer.js'
 import type { ParquetField } from './parquet-shape.js'
-import { RowAssembler } from './row-assembler.js'
 
 const columns: ParquetField[] = [
   { name: 'id', shape: { kind: 'string' } },
@@ -74,14 +73,7 @@ function write(rows: readonly Record<string, unknown>[], rowGroupSize = 7): { pa
 }
 
 function read(path: string, fields = columns): Record<string, unknown>[] {
-  const file = NestedParquetFile.open(readFileSync(path), fields)
-  const rows: Record<string, unknown>[] = []
-  file.metadata.row_groups.forEach((group, index) => {
-    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as never)
-    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
-    assembler.finish()
-  })
-  return rows
+  return readNestedParquetRows(readFileSync(path), fields)
 }
 
 /** What a reader returns: objects keep the keys they had, in column order (an empty struct stays `{}`). */
