@@ -23,8 +23,7 @@ import { trajectoryColumns } from '../trajectories/trajectory-columns.js'
 import { trajectoryFormat, trajectoryReleaseFormat } from '../trajectories/trajectory-format.js'
 import type { TrajectoryRow } from '../trajectories/trajectory-row.js'
 import { trajectoryTools } from '../trajectories/trajectory-tools.js'
-import { materializeSplit } from './materialize-split.js'
-import type { MixtureFamilyBuilder } from './mixture-family-builder.js'
+import { groupedFamilyBuilder, type MixtureFamilyBuilder } from './mixture-family-builder.js'
 import type { PlannedEpisode } from './mixture-plan.js'
 import type { MixtureTasks } from './mixture-tasks.js'
 import { type MixtureRowValidator, unknownDatasetIssue } from './validate-mixture-release.js'
@@ -134,10 +133,9 @@ export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: 
 }
 
 export function trajectoryMixtureBuilder(tasks: MixtureTasks): MixtureFamilyBuilder {
-  const groups: Record<string, Record<string, Map<string, TrajectoryRow>>> = {}
   const thinking = new Map<string, boolean>()
   const enableThinking = () => (thinking.size === 0 ? undefined : ([...thinking.values()][0] as boolean))
-  return {
+  return groupedFamilyBuilder({
     inputFormat: trajectoryReleaseFormat,
     rowFormat: 'verl_tool_trajectory_messages_parquet + mixture_provenance',
     validator: trajectoryMixtureValidator(tasks, enableThinking),
@@ -166,19 +164,10 @@ export function trajectoryMixtureBuilder(tasks: MixtureTasks): MixtureFamilyBuil
       thinking.set(spec.dataset, flag)
       const bySplit: Record<string, Map<string, TrajectoryRow>> = {}
       for (const split of splitNames) bySplit[split] = new Map(loaded.splits[split].map((row) => [row.source_id, row]))
-      groups[spec.dataset] = bySplit
+      return bySplit
     },
-    materialize(split, policy) {
-      return materializeSplit({
-        split,
-        policy,
-        groups: Object.fromEntries(
-          Object.entries(groups).map(([dataset, bySplit]) => [dataset, bySplit[split] as Map<string, TrajectoryRow>]),
-        ),
-        project: projectTrajectory,
-        key: (row: TrajectoryMixtureRow) => ({ id: row.mixture_provenance.mixture_id, stage: row.stage }),
-      })
-    },
+    project: projectTrajectory,
+    key: (row: TrajectoryMixtureRow) => ({ id: row.mixture_provenance.mixture_id, stage: row.stage }),
     reportExtras: () => ({ enable_thinking: enableThinking() ?? false }),
-  }
+  })
 }
