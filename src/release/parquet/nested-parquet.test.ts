@@ -11,37 +11,16 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readNestedParquetRows } from './nested-parquet-file.js'
 import { NestedParquetWriter } from './nested-parquet-writer.js'
-import type { ParquetField } from './parquet-shape.js'
+import { fieldsOf, type ParquetField, shapes } from './parquet-shape.js'
 
-const columns: ParquetField[] = [
-  { name: 'id', shape: { kind: 'string' } },
-  {
-    name: 'items',
-    shape: {
-      kind: 'list',
-      element: {
-        kind: 'struct',
-        fields: [
-          { name: 'name', shape: { kind: 'string' } },
-          { name: 'count', shape: { kind: 'int64' } },
-          { name: 'tags', shape: { kind: 'list', element: { kind: 'string' } } },
-          { name: 'flag', shape: { kind: 'boolean' } },
-        ],
-      },
-    },
-  },
-  {
-    name: 'meta',
-    shape: {
-      kind: 'struct',
-      fields: [
-        { name: 'a', shape: { kind: 'string' } },
-        { name: 'b', shape: { kind: 'int64' } },
-      ],
-    },
-  },
-  { name: 'ok', shape: { kind: 'boolean' } },
-]
+const columns: ParquetField[] = fieldsOf({
+  id: shapes.string,
+  items: shapes.list(
+    shapes.struct({ name: shapes.string, count: shapes.int64, tags: shapes.list(shapes.string), flag: shapes.boolean }),
+  ),
+  meta: shapes.struct({ a: shapes.string, b: shapes.int64 }),
+  ok: shapes.boolean,
+})
 
 const item = fc.record(
   {
