@@ -13,8 +13,8 @@ import { demoLayout } from '../src/release/demo/write-demo-data.js'
 import { sha256Hex } from '../src/release/io/sha256.js'
 import { runMixtureBuild } from '../src/release/mixtures/run-mixture-build.js'
 import { runValidateCascade } from '../src/release/mixtures/validate-cascade.js'
+import { readParquetRows } from '../src/release/parquet/parquet-rows.js'
 import { runDemoPipeline } from '../src/release/pipeline/run-pipeline.js'
-import { readNestedParquet } from '../src/release/rl/nested-parquet.js'
 import { readRlParquet, rlParquetColumns, writeRlParquet } from '../src/release/rl/rl-parquet.js'
 import type { RlRow } from '../src/release/rl/rl-row.js'
 import { runRlExport } from '../src/release/rl/run-rl-export.js'
@@ -71,7 +71,7 @@ describe('rl export', () => {
       dataset: demoDatasetName,
       release: { status: 'passed' },
     })
-    const file = await readNestedParquet(
+    const file = await readParquetRows(
       join(directory, 'train.parquet'),
       rlParquetColumns({
         metadataFields: ['field_name', 'table_name', 'field_description', 'table_description'],
@@ -178,7 +178,7 @@ describe('mixture build', () => {
     })
     expect(treeHashes(again)).toEqual(treeHashes(first))
 
-    const file = await readNestedParquet(
+    const file = await readParquetRows(
       join(first, 'train.parquet'),
       rlParquetColumns({ metadataFields: report.task.metadata_fields, candidates: false }),
     )

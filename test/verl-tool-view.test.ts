@@ -13,7 +13,7 @@ import { chatFormat } from '../src/chat/format-registry.js'
 import { toOpenAiTool } from '../src/core/tools/define-tool.js'
 import { gradingV1Spec } from '../src/envs/grading/grading-env.js'
 import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
-import { readNestedParquet } from '../src/release/rl/nested-parquet.js'
+import { readParquetRows } from '../src/release/parquet/parquet-rows.js'
 import { readTrajectoryRows } from '../src/release/trajectories/read-trajectory-rows.js'
 import { trajectoryTools } from '../src/release/trajectories/trajectory-tools.js'
 import { type VerlReleases, verlReleases } from './verl-fixture.js'
@@ -44,7 +44,7 @@ const systemTurn = (text: string) => text.slice(0, text.indexOf('<|im_end|>') + 
 describe('one tool view for SFT, RL and the gate', () => {
   it('renders the same tools block and system turn in SFT rows and RL prompts', async () => {
     const sft = sftRows()
-    const rl = (await readNestedParquet(join(releases.cascade, 'train.parquet'))).rows
+    const rl = (await readParquetRows(join(releases.cascade, 'train.parquet'))).rows
     expect(sft.length).toBeGreaterThan(10)
     expect(rl.length).toBeGreaterThan(10)
     // What the gate and a VeRL rollout pass to the template (gate-command: verlVisibleTools of the env's tools).

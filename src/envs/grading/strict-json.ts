@@ -3,10 +3,16 @@
  * (NaN and Infinity included, no trailing data) with duplicate object keys rejected at any depth.
  * `JSON.parse` keeps the last duplicate silently, which a strict answer parser must not.
  */
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 
 export type StrictJsonResult = { ok: true; value: unknown } | { ok: false; reason: string }
 
-class StrictJsonError extends Error {}
+class StrictJsonError extends ReleaseOpsError {
+  constructor(message: string) {
+    super({ code: 'strict_json', message })
+    this.name = 'StrictJsonError'
+  }
+}
 
 const whitespace = new Set([' ', '\t', '\n', '\r'])
 const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y

@@ -8,7 +8,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import type { LoadedTask } from '../io/load-task-files.js'
-import type { NestedField } from '../rl/nested-parquet.js'
+import type { ParquetField } from '../parquet/parquet-shape.js'
 import { rlParquetColumns } from '../rl/rl-parquet.js'
 import { type RlRow, rlDataSource, rlReleaseFormat } from '../rl/rl-row.js'
 import { readRlRelease } from '../rl/validate-rl-release.js'
@@ -17,7 +17,7 @@ import type { PlannedEpisode } from './mixture-plan.js'
 
 export const rlCascadeInputFormat = rlReleaseFormat
 
-export function rlCascadeColumns(metadataFields: readonly string[]): NestedField[] {
+export function rlCascadeColumns(metadataFields: readonly string[]): ParquetField[] {
   return rlParquetColumns({ metadataFields, candidates: false })
 }
 

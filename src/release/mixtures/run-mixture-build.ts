@@ -9,9 +9,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import { publishedRelease } from '../contracts/export-report-parts.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { writeNestedParquet } from '../rl/nested-parquet.js'
+import { writeParquetRows } from '../parquet/parquet-rows.js'
 import type { MaterializedSplit } from './materialize-split.js'
 import { mixtureFamilyBuilder } from './mixture-family-builders.js'
 import { type InputRelease, parseMixtureInputs, readInputRelease } from './mixture-inputs.js'
@@ -58,13 +59,7 @@ function buildReport(options: {
     ...options.extras,
     datasets: options.inputs.map((input) => input.dataset),
     row_format: options.rowFormat,
-    release: {
-      status: 'passed',
-      published: true,
-      artifacts_sha256: Object.fromEntries(
-        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
-      ),
-    },
+    release: publishedRelease(splits),
     label_gap_gate: { status: 'passed', blocking: [], waived: [], blocking_levels: [], waived_levels: [] },
     sampling: {
       policy: options.policy,
@@ -129,7 +124,7 @@ export async function runMixtureBuild(options: RunMixtureBuildOptions): Promise<
             const rows = materialized.rows as Record<string, unknown>[]
             const parquet_sha256 = builder.validator.io
               ? builder.validator.io.write(path, rows)
-              : writeNestedParquet({ path, columns: builder.validator.columns, rows })
+              : writeParquetRows({ path, columns: builder.validator.columns, rows })
             splits[split] = { ...materialized, parquet_sha256 }
           }
           report = buildReport({

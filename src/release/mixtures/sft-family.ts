@@ -10,13 +10,14 @@ import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import type { LoadedTask } from '../io/load-task-files.js'
-import { type NestedField, readNestedParquet } from '../rl/nested-parquet.js'
-import { legacySftFormat } from '../sft/legacy-sft-rows.js'
+import { readParquetRows } from '../parquet/parquet-rows.js'
+import { type ParquetField, shapes } from '../parquet/parquet-shape.js'
+import { legacySftFields, legacySftFormat } from '../sft/legacy-sft-rows.js'
 import { checkLegacyRow, type RowCheckContext, StagePairs } from '../sft/validate-legacy-rows.js'
 import type { MixtureInputSpec } from './mixture-inputs.js'
 import { mixtureHash, type PlannedEpisode } from './mixture-plan.js'
 import type { MixtureTasks } from './mixture-tasks.js'
-import type { MixtureRowValidator } from './validate-mixture-release.js'
+import { type MixtureRowValidator, unknownDatasetIssue } from './validate-mixture-release.js'
 
 export const sftInputFormat = legacySftFormat
 
@@ -31,36 +32,9 @@ export interface SftMixtureRow {
   mixture_provenance?: { dataset: string; original_source_sha256: string; replica: number }
 }
 
-export function sftMixtureColumns(metadataFields: readonly string[], provenance = true): NestedField[] {
-  return [
-    {
-      name: 'messages',
-      kind: 'struct_list',
-      fields: [
-        { name: 'role', kind: 'string' },
-        { name: 'content', kind: 'string' },
-      ],
-    },
-    { name: 'stage', kind: 'string' },
-    { name: 'source_id', kind: 'string' },
-    { name: 'metadata', kind: 'struct', fields: metadataFields.map((name) => ({ name, kind: 'string' as const })) },
-    { name: 'ground_truth', kind: 'string' },
-    { name: 'candidates', kind: 'string_list' },
-    { name: 'ground_truth_level', kind: 'string' },
-    ...(provenance
-      ? [
-          {
-            name: 'mixture_provenance',
-            kind: 'struct' as const,
-            fields: [
-              { name: 'dataset', kind: 'string' as const },
-              { name: 'original_source_sha256', kind: 'string' as const },
-              { name: 'replica', kind: 'int' as const },
-            ],
-          },
-        ]
-      : []),
-  ]
+export function sftMixtureColumns(metadataFields: readonly string[], provenance = true): ParquetField[] {
+  const provenanceShape = shapes.struct({ dataset: shapes.string, original_source_sha256: shapes.string, replica: shapes.int64 })
+  return [...legacySftFields(metadataFields), ...(provenance ? [{ name: 'mixture_provenance', shape: provenanceShape }] : [])]
 }
 
 function rowContext(task: GradingTask): RowCheckContext {
@@ -77,12 +51,12 @@ export async function readSftInput(
   const bySplit: Record<string, Map<string, [SftMixtureRow, SftMixtureRow]>> = {}
   const seen = new Map<string, string>()
   for (const split of splitNames) {
-    const file = await readNestedParquet(`${spec.directory}/${split}.parquet`, columns)
+    const file = await readParquetRows(`${spec.directory}/${split}.parquet`, columns)
     const pairs = new StagePairs()
     const errors: string[] = []
     const groups = new Map<string, SftMixtureRow[]>()
     file.rows.forEach((row, index) => {
-      for (const error of checkLegacyRow(row, context)) errors.push(`${split} row ${index}: ${error}`)
+      for (const issue of checkLegacyRow(row, context)) errors.push(`${split} row ${index}: ${issue.message}`)
       pairs.add(row)
       const typed = row as unknown as SftMixtureRow
       groups.set(typed.source_id, [...(groups.get(typed.source_id) ?? []), typed])
@@ -162,19 +136,32 @@ export function sftValidator(tasks: MixtureTasks): MixtureRowValidator {
     },
     check(row, dataset) {
       const context = contexts.get(dataset)
-      if (!context) return [`dataset ${dataset} is not in the grading manifest`]
+      if (!context) return [unknownDatasetIssue(dataset)]
       const errors = checkLegacyRow(row, context)
       const provenance = row.mixture_provenance as Record<string, unknown>
       if (typeof provenance.original_source_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(provenance.original_source_sha256))
-        errors.push('mixture_provenance.original_source_sha256 must be a sha256')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.original_source_sha256',
+          message: 'mixture_provenance.original_source_sha256 must be a sha256',
+        })
       const cycle = typeof row.source_id === 'string' ? Number(row.source_id.slice(-4)) : Number.NaN
-      if (provenance.replica !== cycle) errors.push('mixture_provenance.replica must be the id cycle')
+      if (provenance.replica !== cycle)
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.replica',
+          message: 'mixture_provenance.replica must be the id cycle',
+        })
       if (
         typeof provenance.original_source_sha256 === 'string' &&
         typeof row.source_id === 'string' &&
         !row.source_id.includes(`:${provenance.original_source_sha256.slice(0, 20)}:`)
       )
-        errors.push('mixture id does not derive from mixture_provenance.original_source_sha256')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'source_id',
+          message: 'mixture id does not derive from mixture_provenance.original_source_sha256',
+        })
       return errors
     },
   }

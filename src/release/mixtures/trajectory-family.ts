@@ -14,22 +14,19 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { sha256Hex } from '../io/sha256.js'
+import { readNestedParquetRows } from '../parquet/nested-parquet-file.js'
+import { writeParquetRows } from '../parquet/parquet-rows.js'
+import { type ParquetField, shapes } from '../parquet/parquet-shape.js'
 import { checkTrajectoryRow, type RowCheckContext } from '../trajectories/check-trajectory-row.js'
 import { loadTrajectoryRelease } from '../trajectories/load-trajectory-release.js'
-import type { DecodedLeaf } from '../trajectories/parquet/column-chunk-decoder.js'
-import { NestedParquetFile } from '../trajectories/parquet/nested-parquet-file.js'
-import { NestedParquetWriter } from '../trajectories/parquet/nested-parquet-writer.js'
-import type { ParquetField } from '../trajectories/parquet/parquet-shape.js'
-import { RowAssembler } from '../trajectories/parquet/row-assembler.js'
-import { trajectoryColumns } from '../trajectories/parquet/trajectory-columns.js'
+import { trajectoryColumns } from '../trajectories/trajectory-columns.js'
 import { trajectoryFormat, trajectoryReleaseFormat } from '../trajectories/trajectory-format.js'
 import type { TrajectoryRow } from '../trajectories/trajectory-row.js'
 import { trajectoryTools } from '../trajectories/trajectory-tools.js'
-import { materializeSplit } from './materialize-split.js'
-import type { MixtureFamilyBuilder } from './mixture-family-builders.js'
+import { groupedFamilyBuilder, type MixtureFamilyBuilder } from './mixture-family-builder.js'
 import type { PlannedEpisode } from './mixture-plan.js'
 import type { MixtureTasks } from './mixture-tasks.js'
-import type { MixtureRowValidator } from './validate-mixture-release.js'
+import { type MixtureRowValidator, unknownDatasetIssue } from './validate-mixture-release.js'
 
 export type TrajectoryMixtureRow = TrajectoryRow & {
   mixture_provenance: { dataset: string; mixture_id: string; original_source_sha256: string; replica: number }
@@ -37,35 +34,16 @@ export type TrajectoryMixtureRow = TrajectoryRow & {
 
 const provenanceField: ParquetField = {
   name: 'mixture_provenance',
-  shape: {
-    kind: 'struct',
-    fields: [
-      { name: 'dataset', shape: { kind: 'string' } },
-      { name: 'mixture_id', shape: { kind: 'string' } },
-      { name: 'original_source_sha256', shape: { kind: 'string' } },
-      { name: 'replica', shape: { kind: 'int64' } },
-    ],
-  },
+  shape: shapes.struct({
+    dataset: shapes.string,
+    mixture_id: shapes.string,
+    original_source_sha256: shapes.string,
+    replica: shapes.int64,
+  }),
 }
 
 export function trajectoryMixtureColumns(tools: readonly ChatTool[], metadataFields: readonly string[]): ParquetField[] {
   return [...trajectoryColumns({ tools, metadataFields }), provenanceField]
-}
-
-/** Writes rows to a new Parquet file; returns its sha256. */
-export function writeTrajectoryMixtureRows(options: {
-  path: string
-  columns: readonly ParquetField[]
-  rows: readonly Record<string, unknown>[]
-}): string {
-  const writer = new NestedParquetWriter(options.path, options.columns)
-  try {
-    for (const row of options.rows) writer.add(row)
-    return writer.finish()
-  } catch (error) {
-    writer.abandon()
-    throw error
-  }
 }
 
 /** Every row of a trajectory-mixture file (schema checked against the mixture's columns). */
@@ -74,14 +52,7 @@ export function readTrajectoryMixtureRows(
   columns: readonly ParquetField[],
 ): { rows: Record<string, unknown>[]; sha256: string } {
   const bytes = readFileSync(path)
-  const file = NestedParquetFile.open(bytes, columns)
-  const rows: Record<string, unknown>[] = []
-  file.metadata.row_groups.forEach((group, index) => {
-    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as DecodedLeaf[])
-    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
-    assembler.finish()
-  })
-  return { rows, sha256: sha256Hex(bytes) }
+  return { rows: readNestedParquetRows(bytes, columns), sha256: sha256Hex(bytes) }
 }
 
 export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): TrajectoryMixtureRow[] {
@@ -116,7 +87,7 @@ export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: 
     stages: ['tool_trajectory'],
     trajectoryFormat,
     io: {
-      write: (path, rows) => writeTrajectoryMixtureRows({ path, columns, rows }),
+      write: (path, rows) => writeParquetRows({ path, columns, rows }),
       read: async (path) => readTrajectoryMixtureRows(path, columns),
     },
     key(row) {
@@ -126,30 +97,45 @@ export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: 
     },
     check(row, dataset) {
       const context = contexts.get(dataset)
-      if (!context) return [`dataset ${dataset} is not in the grading manifest`]
+      if (!context) return [unknownDatasetIssue(dataset)]
       const { mixture_provenance: provenance, ...rest } = row as Record<string, unknown> & {
         mixture_provenance?: TrajectoryMixtureRow['mixture_provenance']
       }
       const errors = checkTrajectoryRow(rest, context)
       if (provenance?.dataset !== dataset)
-        errors.push(`mixture_provenance.dataset is ${String(provenance?.dataset)}, the row's dataset ${dataset}`)
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.dataset',
+          message: `mixture_provenance.dataset is ${String(provenance?.dataset)}, the row's dataset ${dataset}`,
+        })
       if (provenance?.original_source_sha256 !== sha256Hex(String(rest.source_id)))
-        errors.push('mixture_provenance.original_source_sha256 is not sha256(source_id)')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.original_source_sha256',
+          message: 'mixture_provenance.original_source_sha256 is not sha256(source_id)',
+        })
       if (provenance && !provenance.mixture_id.endsWith(`:${String(provenance.replica).padStart(4, '0')}`))
-        errors.push('mixture_provenance.replica differs from the mixture id')
+        errors.push({
+          code: 'mixture_provenance',
+          path: 'mixture_provenance.replica',
+          message: 'mixture_provenance.replica differs from the mixture id',
+        })
       const thinking = enableThinking()
       if (thinking !== undefined && rest.enable_thinking !== thinking)
-        errors.push(`enable_thinking is ${String(rest.enable_thinking)}, the mixture's ${thinking}`)
+        errors.push({
+          code: 'mixture_thinking',
+          path: 'enable_thinking',
+          message: `enable_thinking is ${String(rest.enable_thinking)}, the mixture's ${thinking}`,
+        })
       return errors
     },
   }
 }
 
 export function trajectoryMixtureBuilder(tasks: MixtureTasks): MixtureFamilyBuilder {
-  const groups: Record<string, Record<string, Map<string, TrajectoryRow>>> = {}
   const thinking = new Map<string, boolean>()
   const enableThinking = () => (thinking.size === 0 ? undefined : ([...thinking.values()][0] as boolean))
-  return {
+  return groupedFamilyBuilder({
     inputFormat: trajectoryReleaseFormat,
     rowFormat: 'verl_tool_trajectory_messages_parquet + mixture_provenance',
     validator: trajectoryMixtureValidator(tasks, enableThinking),
@@ -178,19 +164,10 @@ export function trajectoryMixtureBuilder(tasks: MixtureTasks): MixtureFamilyBuil
       thinking.set(spec.dataset, flag)
       const bySplit: Record<string, Map<string, TrajectoryRow>> = {}
       for (const split of splitNames) bySplit[split] = new Map(loaded.splits[split].map((row) => [row.source_id, row]))
-      groups[spec.dataset] = bySplit
+      return bySplit
     },
-    materialize(split, policy) {
-      return materializeSplit({
-        split,
-        policy,
-        groups: Object.fromEntries(
-          Object.entries(groups).map(([dataset, bySplit]) => [dataset, bySplit[split] as Map<string, TrajectoryRow>]),
-        ),
-        project: projectTrajectory,
-        key: (row: TrajectoryMixtureRow) => ({ id: row.mixture_provenance.mixture_id, stage: row.stage }),
-      })
-    },
+    project: projectTrajectory,
+    key: (row: TrajectoryMixtureRow) => ({ id: row.mixture_provenance.mixture_id, stage: row.stage }),
     reportExtras: () => ({ enable_thinking: enableThinking() ?? false }),
-  }
+  })
 }

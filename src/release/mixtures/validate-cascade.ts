@@ -14,7 +14,7 @@ import { type MixtureInputSpec, parseMixtureInputs } from './mixture-inputs.js'
 import type { MixtureValidationReport } from './mixture-report.js'
 import { loadMixtureTasks, type MixtureTaskFiles, type MixtureTasks } from './mixture-tasks.js'
 import { rlCascadeColumns } from './rl-cascade-family.js'
-import { type MixtureRowValidator, validateMixtureRelease } from './validate-mixture-release.js'
+import { type MixtureRowValidator, unknownDatasetIssue, validateMixtureRelease } from './validate-mixture-release.js'
 
 export function rlCascadeValidator(tasks: MixtureTasks): MixtureRowValidator {
   const contexts = new Map<string, RlRowContext>()
@@ -32,7 +32,7 @@ export function rlCascadeValidator(tasks: MixtureTasks): MixtureRowValidator {
     },
     check(row, dataset) {
       const context = contexts.get(dataset)
-      return context ? checkRlRow(row, context) : [`dataset ${dataset} is not in the grading manifest`]
+      return context ? checkRlRow(row, context) : [unknownDatasetIssue(dataset)]
     },
   }
 }

@@ -7,21 +7,28 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { sha256File } from '../io/sha256.js'
-import { type NestedField, readNestedParquet } from '../rl/nested-parquet.js'
+import { readParquetRows } from '../parquet/parquet-rows.js'
+import type { ParquetField } from '../parquet/parquet-shape.js'
 import type { MixtureInputSpec } from './mixture-inputs.js'
 import { mixtureHash, mixtureIdPattern, mixtureTargets, type SamplingPolicy, samplingPolicies } from './mixture-plan.js'
 import { type MixtureFamily, type MixtureValidationReport, mixtureReleaseFormat } from './mixture-report.js'
 import type { MixtureTasks } from './mixture-tasks.js'
 
+/** The issue of a row whose dataset the grading manifest does not name. */
+export function unknownDatasetIssue(dataset: string): InputIssue {
+  return { code: 'mixture_unknown_dataset', path: 'dataset', message: `dataset ${dataset} is not in the grading manifest` }
+}
+
 export interface MixtureRowValidator {
   family: MixtureFamily
-  columns: NestedField[]
+  columns: ParquetField[]
   /** Rows one episode contributes (the SFT family keeps stage pairs). */
   stages: readonly string[]
   key(row: Record<string, unknown>): { id: string; stage: string; dataset: string } | null
-  check(row: Record<string, unknown>, dataset: string): string[]
+  check(row: Record<string, unknown>, dataset: string): InputIssue[]
   trajectoryFormat?: string
   /** A family whose rows need another Parquet layout than `columns` reads and writes them itself. */
   io?: {
@@ -110,7 +117,7 @@ function scanRows(
     const match = mixtureIdPattern.exec(key.id)
     if (!match || match[1] !== key.dataset)
       fail(`row ${index}: source id ${JSON.stringify(key.id)} is not a mix:${key.dataset}:<sha256[:20]>:<cycle> id`)
-    for (const error of validator.check(row, key.dataset)) fail(`row ${index}: ${error}`)
+    for (const issue of validator.check(row, key.dataset)) fail(`row ${index}: ${issue.message}`)
     const order = mixtureHash(split, key.id, key.stage)
     if (order < previous) fail(`row ${index}: rows are not in the mixture order sha256(split, id, stage)`)
     previous = order
@@ -195,7 +202,7 @@ export async function validateMixtureRelease(options: {
     }
     const splitReport = isObject(splitReports[split]) ? (splitReports[split] as Record<string, unknown>) : {}
     try {
-      const file = validator.io ? await validator.io.read(path) : await readNestedParquet(path, validator.columns)
+      const file = validator.io ? await validator.io.read(path) : await readParquetRows(path, validator.columns)
       if (file.sha256 !== splitReport.parquet_sha256 || file.sha256 !== artifacts[`${split}.parquet`])
         fail(`${split}.parquet sha256 ${file.sha256} differs from export_report.json`)
       details.rows = file.rows.length

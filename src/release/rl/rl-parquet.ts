@@ -4,44 +4,26 @@
  * task's fields, `candidates` a list of strings). The cascade layout (one stage-1 row per episode) has
  * no `candidates`.
  */
-import type { NestedField } from './nested-parquet.js'
-import { readNestedParquet, writeNestedParquet } from './nested-parquet.js'
+import { readParquetRows, writeParquetRows } from '../parquet/parquet-rows.js'
+import { fieldsOf, type ParquetField, shapes } from '../parquet/parquet-shape.js'
 import type { RlRow } from './rl-row.js'
 
-export function rlParquetColumns(options: { metadataFields: readonly string[]; candidates: boolean }): NestedField[] {
-  return [
-    { name: 'data_source', kind: 'string' },
-    {
-      name: 'prompt',
-      kind: 'struct_list',
-      fields: [
-        { name: 'role', kind: 'string' },
-        { name: 'content', kind: 'string' },
-      ],
-    },
-    { name: 'ability', kind: 'string' },
-    {
-      name: 'reward_model',
-      kind: 'struct',
-      fields: [
-        { name: 'style', kind: 'string' },
-        { name: 'ground_truth', kind: 'string' },
-      ],
-    },
-    {
-      name: 'extra_info',
-      kind: 'struct',
-      fields: [
-        { name: 'dataset', kind: 'string' },
-        { name: 'stage', kind: 'string' },
-        { name: 'source_id', kind: 'string' },
-        { name: 'metadata', kind: 'struct', fields: options.metadataFields.map((name) => ({ name, kind: 'string' as const })) },
-        { name: 'ground_truth_level', kind: 'string' },
-        { name: 'trajectory_format', kind: 'string' },
-        ...(options.candidates ? [{ name: 'candidates', kind: 'string_list' as const }] : []),
-      ],
-    },
-  ]
+export function rlParquetColumns(options: { metadataFields: readonly string[]; candidates: boolean }): ParquetField[] {
+  return fieldsOf({
+    data_source: shapes.string,
+    prompt: shapes.list(shapes.strings(['role', 'content'])),
+    ability: shapes.string,
+    reward_model: shapes.strings(['style', 'ground_truth']),
+    extra_info: shapes.struct({
+      dataset: shapes.string,
+      stage: shapes.string,
+      source_id: shapes.string,
+      metadata: shapes.strings(options.metadataFields),
+      ground_truth_level: shapes.string,
+      trajectory_format: shapes.string,
+      ...(options.candidates ? { candidates: shapes.list(shapes.string) } : {}),
+    }),
+  })
 }
 
 /** Writes RL rows; returns the file's SHA-256. */
@@ -51,7 +33,7 @@ export function writeRlParquet(options: {
   metadataFields: readonly string[]
   candidates: boolean
 }): string {
-  return writeNestedParquet({
+  return writeParquetRows({
     path: options.path,
     columns: rlParquetColumns(options),
     rows: options.rows as unknown as Record<string, unknown>[],
@@ -63,5 +45,5 @@ export async function readRlParquet(
   path: string,
   options: { metadataFields: readonly string[]; candidates: boolean },
 ): Promise<{ rows: Record<string, unknown>[]; sha256: string; columnNames: string[] }> {
-  return readNestedParquet(path, rlParquetColumns(options))
+  return readParquetRows(path, rlParquetColumns(options))
 }

@@ -6,33 +6,22 @@
  * failure writes a failed-audit JSON and publishes nothing.
  */
 import { writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
-import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
-import { checkFormalExport } from '../canonical/check-formal-export.js'
-import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { checkDatasetName } from '../contracts/dataset-name.js'
+import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } from '../contracts/export-report-parts.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import type { LoadedTask } from '../io/load-task-files.js'
-import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
-import { type LabelGapGate, planLegacySft, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { publishDirectory } from '../io/publish-directory.js'
+import { type LabelGapGate, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
+import { type LegacyExportOptions, prepareLegacyExport } from '../sft/prepare-legacy-export.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { writeRlParquet } from './rl-parquet.js'
 import { rlReleaseFormat } from './rl-row.js'
 import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
 
-export interface RunRlExportOptions extends TaskOptions {
-  canonical: string
-  outputDir: string
-  allowLabelGaps?: readonly string[]
-  allowAnyLabelGap?: boolean
-  formal?: boolean
-  configFile?: string
-  failedAudit?: string
-}
+export type RunRlExportOptions = LegacyExportOptions
 
 export interface RlExportReport {
   format: string
@@ -51,30 +40,8 @@ export interface RlExportReport {
     }
   >
   validation: RlValidationReport & { checks: string[] }
-  release: { status: 'passed'; published: true; artifacts_sha256: Record<string, string> }
+  release: PublishedRelease
   [key: string]: unknown
-}
-
-function labelGapError(canonical: string, plan: SftPlan): InvalidInputError {
-  const gaps = [...plan.gate.blocking, ...plan.gate.blocking_levels]
-  return new InvalidInputError({
-    code: 'label_gap',
-    path: canonical,
-    message: `Label-gap gate failed: ${gaps.map((gap) => `${gap.label} (in ${gap.split}, not in train)`).join(', ')}. Waive with --allow-label-gaps after review.`,
-    issues: gaps.map((gap) => ({
-      code: 'label_gap',
-      path: `${basename(canonical)}:split=${gap.split}`,
-      message: `label ${gap.label} is absent from train`,
-    })),
-  })
-}
-
-function checkFormal(options: RunRlExportOptions, dataset: string): void {
-  checkFormalExport({
-    dataset,
-    ...(options.formal ? { formal: true } : {}),
-    ...(options.configFile ? { configFile: options.configFile } : {}),
-  })
 }
 
 /** Writes, reads back and validates the split files in `staging`; returns the report (not yet written). */
@@ -135,9 +102,7 @@ async function stageRelease(options: {
     candidate_policy: 'stage2: ground_truth + first four other registry ids, permuted by sha256(source_id)',
     split_source: 'embedded_v2',
     row_order: 'source_id ascending, stage1 then stage2',
-    metadata_fields: [...fields],
-    task_name: task.taskConfig.task_name,
-    registry_size: task.registry.categories.length,
+    ...taskIdentity(task),
     corpus_size: task.corpus.size,
     canonical_resolved: plan.canonicalResolved,
     grading: {
@@ -146,13 +111,7 @@ async function stageRelease(options: {
       gt_field: task.grading.gt_field,
       standard_sha256: loaded.hashes.grading,
     },
-    inputs: {
-      canonical_sha256: options.canonicalSha256,
-      registry_sha256: loaded.hashes.registry,
-      corpus_sha256: loaded.hashes.corpus,
-      task_config_sha256: loaded.hashes.task_config,
-      grading_sha256: loaded.hashes.grading,
-    },
+    inputs: exportInputs({ canonicalSha256: options.canonicalSha256, loaded }),
     label_gap_gate: plan.gate,
     splits,
     validation: {
@@ -166,13 +125,7 @@ async function stageRelease(options: {
         'split overlap',
       ],
     },
-    release: {
-      status: 'passed',
-      published: true,
-      artifacts_sha256: Object.fromEntries(
-        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
-      ),
-    },
+    release: publishedRelease(splits),
   }
 }
 
@@ -180,26 +133,12 @@ export async function runRlExport(options: RunRlExportOptions): Promise<RlExport
   return withFailedAudit(
     { stage: 'rl export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
     async () => {
-      if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
-      const dataset = checkDatasetName(options.dataset)
-      checkFormal(options, dataset)
-      const loaded = loadTaskFor(options)
-      const canonical = loadCanonicalRecords(options.canonical)
-      const source = basename(options.canonical)
-      const plan = planLegacySft({
-        records: canonical.records,
-        task: loaded.task,
-        source,
-        ...(options.allowLabelGaps ? { allowLabelGaps: options.allowLabelGaps } : {}),
-        ...(options.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
-      })
-      if (plan.issues.length > 0) throw invalidRecordsError(source, plan.issues)
-      if (plan.gate.status === 'failed') throw labelGapError(options.canonical, plan)
+      const { dataset, loaded, canonicalSha256, plan } = prepareLegacyExport(options)
       let report: RlExportReport | undefined
       await publishDirectory({
         target: options.outputDir,
         async build(staging) {
-          report = await stageRelease({ staging, dataset, plan, loaded, canonicalSha256: canonical.sha256 })
+          report = await stageRelease({ staging, dataset, plan, loaded, canonicalSha256 })
           writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
         },
       })

@@ -116,7 +116,7 @@ export async function readRlRelease(options: ValidateRlReleaseOptions): Promise<
       hashes[`${split}.parquet`] = file.sha256
       rowsBySplit[split] = file.rows
       file.rows.forEach((row, index) => {
-        for (const error of checkRlRow(row, context)) fail(`row ${index}: ${error}`)
+        for (const issue of checkRlRow(row, context)) fail(`row ${index}: ${issue.message}`)
       })
       const pairs = pairErrors(file.rows)
       for (const error of pairs.errors) fail(error)

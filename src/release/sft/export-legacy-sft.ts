@@ -7,18 +7,19 @@ import { join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } from '../contracts/export-report-parts.js'
 import type { LoadedTask } from '../io/load-task-files.js'
-import { readParquetFooter } from '../io/parquet-footer.js'
+import { readParquetFooter } from '../parquet/parquet-footer.js'
+import { parquetSchemaOf } from '../parquet/parquet-shape.js'
 import { type SftWriters, writeSftInWorkers } from '../workers/write-sft-in-workers.js'
 import { legacySftColumns, legacySftFormat, type SftPlan, sftRowInputs } from './legacy-sft-rows.js'
-import { parquetSchema } from './parquet-schema.js'
 
 export interface SftExportReport {
   format: string
   dataset: string
   splits: Record<string, { records: number; rows: number; skipped_no_grading_label: number; parquet_sha256: string }>
   label_gap_gate: SftPlan['gate']
-  release: { status: 'passed'; published: true; artifacts_sha256: Record<string, string> }
+  release: PublishedRelease
   [key: string]: unknown
 }
 
@@ -47,7 +48,7 @@ export async function exportLegacySft(options: {
     ...(options.onProgress ? { onWritten: options.onProgress } : {}),
     ...(options.writers ? { writers: options.writers } : {}),
   })
-  const schemaSize = parquetSchema(legacySftColumns(fields)).length
+  const schemaSize = parquetSchemaOf(legacySftColumns(fields).columns).length
   const splits: SftExportReport['splits'] = {}
   for (const split of splitNames) {
     const footer = readParquetFooter(path(split))
@@ -73,29 +74,15 @@ export async function exportLegacySft(options: {
     prompt_identity: 'choice ids in messages; ground_truth and candidates stay canonical category_id',
     candidate_policy: 'ground_truth + first four other registry ids, permuted by sha256(source_id)',
     split_source: 'embedded_v2',
-    metadata_fields: [...fields],
-    task_name: task.taskConfig.task_name,
-    registry_size: task.registry.categories.length,
+    ...taskIdentity(task),
     corpus_size: task.corpus.size,
     canonical_resolved: plan.canonicalResolved,
     grading: { levels: [...task.grading.levels], gt_field: task.grading.gt_field },
-    inputs: {
-      canonical_sha256: await options.canonicalSha256,
-      registry_sha256: loaded.hashes.registry,
-      corpus_sha256: loaded.hashes.corpus,
-      task_config_sha256: loaded.hashes.task_config,
-      grading_sha256: loaded.hashes.grading,
-    },
+    inputs: exportInputs({ canonicalSha256: await options.canonicalSha256, loaded }),
     label_gap_gate: plan.gate,
     splits,
     validation: { valid: true, checks: ['canonical contract', 'label-gap gate', 'row count and schema of every staged file'] },
-    release: {
-      status: 'passed',
-      published: true,
-      artifacts_sha256: Object.fromEntries(
-        splitNames.map((split) => [`${split}.parquet`, splits[split]?.parquet_sha256 as string]),
-      ),
-    },
+    release: publishedRelease(splits),
   }
   writeFileSync(join(options.staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
   return report

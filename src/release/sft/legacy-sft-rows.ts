@@ -7,21 +7,28 @@ import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { sortByKey } from '../canonical/sort-by-key.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
+import type { FixedShapeColumns } from '../parquet/fixed-shape-parquet-writer.js'
+import { fieldsOf, type ParquetField, shapes } from '../parquet/parquet-shape.js'
 import type { SftRowInput } from './legacy-sft-batches.js'
-import type { ColumnSpec } from './parquet-schema.js'
 
 export const legacySftFormat = 'verl_sft_messages_parquet'
 
-export function legacySftColumns(metadataFields: readonly string[]): ColumnSpec[] {
-  return [
-    { name: 'messages', kind: 'struct_list', fields: ['role', 'content'], count: 3 },
-    { name: 'stage', kind: 'string' },
-    { name: 'source_id', kind: 'string' },
-    { name: 'metadata', kind: 'struct', fields: metadataFields },
-    { name: 'ground_truth', kind: 'string' },
-    { name: 'candidates', kind: 'string_list', count: 5 },
-    { name: 'ground_truth_level', kind: 'string' },
-  ]
+/** The columns of a legacy SFT row (what the SFT mixture family reads too). */
+export function legacySftFields(metadataFields: readonly string[]): ParquetField[] {
+  return fieldsOf({
+    messages: shapes.list(shapes.strings(['role', 'content'])),
+    stage: shapes.string,
+    source_id: shapes.string,
+    metadata: shapes.strings(metadataFields),
+    ground_truth: shapes.string,
+    candidates: shapes.list(shapes.string),
+    ground_truth_level: shapes.string,
+  })
+}
+
+/** The fixed-shape layout the SFT export writes: [system, user, assistant] and five candidates in every row. */
+export function legacySftColumns(metadataFields: readonly string[]): FixedShapeColumns {
+  return { columns: legacySftFields(metadataFields), listLengths: { messages: 3, candidates: 5 } }
 }
 
 export interface SftPlanEntry {

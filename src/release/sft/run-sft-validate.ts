@@ -65,7 +65,7 @@ export async function runSftValidate(
         const rowEnd = rowStart + Number(group.num_rows)
         const rows = (await parquetReadObjects({ file, metadata, compressors, rowStart, rowEnd })) as Record<string, unknown>[]
         rows.forEach((row, offset) => {
-          for (const error of checkLegacyRow(row, context)) fail(`row ${rowStart + offset}: ${error}`)
+          for (const issue of checkLegacyRow(row, context)) fail(`row ${rowStart + offset}: ${issue.message}`)
           pairs.add(row)
         })
         details.rows += rows.length

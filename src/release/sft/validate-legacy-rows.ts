@@ -4,6 +4,8 @@
  * the ground truth (stage 1: the five candidates; stage 2: answer and level), candidates in their
  * source-seeded order, and one stage-1 plus one stage-2 row per source sharing labels and candidates.
  */
+
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import type { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { parseStrictJson } from '../../envs/grading/strict-json.js'
@@ -19,57 +21,69 @@ export interface RowCheckContext {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-function decodeAssistant(stage: string, content: string, row: Record<string, unknown>, context: RowCheckContext): string[] {
+const answerIssue = (message: string): InputIssue => ({ code: 'sft_answer', path: 'messages[2].content', message })
+
+function decodeAssistant(stage: string, content: string, row: Record<string, unknown>, context: RowCheckContext): InputIssue[] {
   const parsed = parseStrictJson(content)
-  if (!parsed.ok || !isObject(parsed.value)) return [`${stage} answer is not one JSON object`]
+  if (!parsed.ok || !isObject(parsed.value)) return [answerIssue(`${stage} answer is not one JSON object`)]
   const value = parsed.value
   const candidates = row.candidates as string[]
   if (stage === 'stage1') {
     const ids = value.candidates
     if (Object.keys(value).length !== 1 || !Array.isArray(ids) || ids.length !== 5 || new Set(ids).size !== 5) {
-      return ['stage1 answer must be {"candidates": [five unique choice ids]}']
+      return [answerIssue('stage1 answer must be {"candidates": [five unique choice ids]}')]
     }
     const decoded = ids.map((id) => (typeof id === 'string' ? context.builder.categoryOfChoice(id) : undefined))
-    if (decoded.some((id) => id === undefined)) return ['stage1 answer holds an unknown choice id']
-    return decoded.join('\0') === candidates.join('\0') ? [] : ['stage1 answer does not decode to the five candidates']
+    if (decoded.some((id) => id === undefined)) return [answerIssue('stage1 answer holds an unknown choice id')]
+    return decoded.join('\0') === candidates.join('\0')
+      ? []
+      : [answerIssue('stage1 answer does not decode to the five candidates')]
   }
   const keys = Object.keys(value).sort().join(',')
   if (keys !== 'answer,level' || typeof value.answer !== 'string' || typeof value.level !== 'string')
-    return ['stage2 answer must be {"answer", "level"}']
+    return [answerIssue('stage2 answer must be {"answer", "level"}')]
   const position = ['1', '2', '3', '4', '5'].indexOf(value.answer)
-  const errors: string[] = []
-  if (position < 0 || candidates[position] !== row.ground_truth) errors.push('stage2 answer does not decode to ground_truth')
-  if (value.level !== row.ground_truth_level) errors.push('stage2 level is not ground_truth_level')
-  if (!context.task.grading.levels.includes(value.level)) errors.push('stage2 level is not an approved level')
+  const errors: InputIssue[] = []
+  if (position < 0 || candidates[position] !== row.ground_truth)
+    errors.push(answerIssue('stage2 answer does not decode to ground_truth'))
+  if (value.level !== row.ground_truth_level) errors.push(answerIssue('stage2 level is not ground_truth_level'))
+  if (!context.task.grading.levels.includes(value.level)) errors.push(answerIssue('stage2 level is not an approved level'))
   return errors
 }
 
-/** Problems of one row (empty when it is valid). */
-export function checkLegacyRow(row: Record<string, unknown>, context: RowCheckContext): string[] {
-  const errors: string[] = []
+/** Problems of one row as coded issues (empty when it is valid). */
+export function checkLegacyRow(row: Record<string, unknown>, context: RowCheckContext): InputIssue[] {
+  const errors: InputIssue[] = []
   const messages = row.messages
-  if (!Array.isArray(messages) || messages.length !== 3) return ['messages must be exactly [system, user, assistant]']
+  if (!Array.isArray(messages) || messages.length !== 3)
+    return [{ code: 'sft_messages', path: 'messages', message: 'messages must be exactly [system, user, assistant]' }]
   const roles = messages.map((message) => (isObject(message) ? message.role : undefined))
   if (roles.join(',') !== 'system,user,assistant')
-    errors.push(`message roles are ${JSON.stringify(roles)}, not system, user, assistant`)
+    errors.push({
+      code: 'sft_messages',
+      path: 'messages',
+      message: `message roles are ${JSON.stringify(roles)}, not system, user, assistant`,
+    })
   const contents = messages.map((message) => (isObject(message) ? message.content : undefined))
   if (!contents.every((content): content is string => typeof content === 'string'))
-    return [...errors, 'every message content must be a string']
+    return [...errors, { code: 'sft_messages', path: 'messages', message: 'every message content must be a string' }]
   if (contents.some((content) => templateTokens.some((token) => content.includes(token))))
-    errors.push('messages contain serialized chat-template tokens')
+    errors.push({ code: 'sft_template_tokens', path: 'messages', message: 'messages contain serialized chat-template tokens' })
   const stage = row.stage
-  if (stage !== 'stage1' && stage !== 'stage2') return [...errors, 'stage must be stage1 or stage2']
+  if (stage !== 'stage1' && stage !== 'stage2')
+    return [...errors, { code: 'sft_stage', path: 'stage', message: 'stage must be stage1 or stage2' }]
   const sourceId = row.source_id
   const groundTruth = row.ground_truth
   const level = row.ground_truth_level
-  if (typeof sourceId !== 'string' || !sourceId.trim()) errors.push('source_id must be a non-empty string')
+  if (typeof sourceId !== 'string' || !sourceId.trim())
+    errors.push({ code: 'sft_source_id', path: 'source_id', message: 'source_id must be a non-empty string' })
   if (typeof groundTruth !== 'string' || !context.task.choices.hasCategoryId(groundTruth))
-    errors.push('ground_truth is not a registry category')
+    errors.push({ code: 'sft_ground_truth', path: 'ground_truth', message: 'ground_truth is not a registry category' })
   if (typeof level !== 'string' || !context.task.grading.levels.includes(level))
-    errors.push('ground_truth_level is not an approved level')
+    errors.push({ code: 'sft_level', path: 'ground_truth_level', message: 'ground_truth_level is not an approved level' })
   const metadata = row.metadata
   if (!isObject(metadata) || Object.keys(metadata).sort().join('\0') !== [...context.fields].sort().join('\0')) {
-    errors.push('metadata must hold exactly the task config fields')
+    errors.push({ code: 'sft_metadata', path: 'metadata', message: 'metadata must hold exactly the task config fields' })
   }
   const candidates = row.candidates
   if (
@@ -78,7 +92,7 @@ export function checkLegacyRow(row: Record<string, unknown>, context: RowCheckCo
     new Set(candidates).size !== 5 ||
     !candidates.every((id) => typeof id === 'string' && context.task.choices.hasCategoryId(id))
   ) {
-    errors.push('candidates must be five unique registry ids')
+    errors.push({ code: 'sft_candidates', path: 'candidates', message: 'candidates must be five unique registry ids' })
   }
   if (errors.length > 0) return errors
   const expected = context.builder.build({
@@ -88,11 +102,19 @@ export function checkLegacyRow(row: Record<string, unknown>, context: RowCheckCo
     level: level as string,
   })
   if ((candidates as string[]).join('\0') !== expected.candidates.join('\0'))
-    errors.push('candidates do not follow the source-seeded bundle order')
+    errors.push({
+      code: 'sft_candidates',
+      path: 'candidates',
+      message: 'candidates do not follow the source-seeded bundle order',
+    })
   const text = stage === 'stage1' ? expected.stage1 : expected.stage2
   if (contents[0] !== text[0] || contents[1] !== text[1])
-    errors.push('system/user prompt does not match the registry and task config')
-  if (contents[2] !== text[2]) errors.push('assistant answer is not the canonical answer text')
+    errors.push({
+      code: 'sft_prompt_mismatch',
+      path: 'messages',
+      message: 'system/user prompt does not match the registry and task config',
+    })
+  if (contents[2] !== text[2]) errors.push(answerIssue('assistant answer is not the canonical answer text'))
   errors.push(...decodeAssistant(stage, contents[2] as string, row, context))
   return errors
 }

@@ -3,8 +3,9 @@
  * the exact row schema, labels, class rule, message structure and tool-call ids, the prompt rebuilt by a
  * fresh env reset, the tools column, leakage of the canonical answer into system/user, the replayed tool
  * calls (`replayToolCalls`), the terminal answer (the canonical JSON, which the env must reward 1.0: judged
- * once per category and level), and every thought. Returns reasons (empty when the row is valid).
+ * once per category and level), and every thought. Returns coded issues (empty when the row is valid).
  */
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { JsonObject } from '../../core/json/json-value.js'
 import { finalResponseAction, GradingEnv } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
@@ -42,8 +43,23 @@ function judgedAnswers(task: GradingTask): Map<string, { canonical: string; rewa
   return judged
 }
 
-function structureErrors(row: TrajectoryRow): string[] {
-  const errors: string[] = []
+const structure = (path: string, message: string): InputIssue => ({ code: 'trajectory_structure', path, message })
+const label = (path: string, message: string): InputIssue => ({ code: 'trajectory_label', path, message })
+const thoughtIssue = (path: string, message: string): InputIssue => ({ code: 'trajectory_thought', path, message })
+const thoughtAt = (index: number, message: string) => thoughtIssue(`messages[${index}].reasoning_content`, message)
+const prompt = (index: number, message: string): InputIssue => ({
+  code: 'trajectory_prompt',
+  path: `messages[${index}].content`,
+  message,
+})
+const answerIssue = (row: TrajectoryRow, message: string): InputIssue => ({
+  code: 'trajectory_answer',
+  path: `messages[${row.messages.length - 1}].content`,
+  message,
+})
+
+function structureErrors(row: TrajectoryRow): InputIssue[] {
+  const errors: InputIssue[] = []
   const messages = row.messages
   const calls = toolCallsPerClass[row.trajectory_class]
   let rolesOk = messages.length === 3 + 2 * calls
@@ -54,44 +70,69 @@ function structureErrors(row: TrajectoryRow): string[] {
   }
   if (!rolesOk) {
     const expectedRoles = ['system', 'user', ...Array.from({ length: calls }, () => ['assistant', 'tool']).flat(), 'assistant']
-    return [`message roles are [${messages.map((message) => message.role).join(', ')}], expected [${expectedRoles.join(', ')}]`]
+    return [
+      {
+        code: 'trajectory_structure',
+        path: 'messages',
+        message: `message roles are [${messages.map((message) => message.role).join(', ')}], expected [${expectedRoles.join(', ')}]`,
+      },
+    ]
   }
   for (let turn = 0; turn < calls; turn++) {
     const assistant = messages[2 + turn * 2] as Extract<TrajectoryMessage, { role: 'assistant' }>
     const tool = messages[3 + turn * 2] as Extract<TrajectoryMessage, { role: 'tool' }>
     const call = assistant.tool_calls?.[0]
     if (!call || assistant.tool_calls?.length !== 1) {
-      errors.push(`message ${2 + turn * 2} must carry exactly one tool call`)
+      errors.push(structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2} must carry exactly one tool call`))
       continue
     }
-    if (assistant.content !== '') errors.push(`message ${2 + turn * 2}: a tool-call turn has empty content`)
-    if (call.id !== toolCallId(turn)) errors.push(`message ${2 + turn * 2}: tool call id ${call.id} is not ${toolCallId(turn)}`)
+    if (assistant.content !== '')
+      errors.push(structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2}: a tool-call turn has empty content`))
+    if (call.id !== toolCallId(turn))
+      errors.push(
+        structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2}: tool call id ${call.id} is not ${toolCallId(turn)}`),
+      )
     if (tool.tool_call_id !== call.id)
-      errors.push(`message ${3 + turn * 2}: tool_call_id ${tool.tool_call_id} does not answer ${call.id}`)
+      errors.push(
+        structure(
+          `messages[${3 + turn * 2}]`,
+          `message ${3 + turn * 2}: tool_call_id ${tool.tool_call_id} does not answer ${call.id}`,
+        ),
+      )
     if (tool.name !== call.function.name)
-      errors.push(`message ${3 + turn * 2}: tool name ${tool.name} is not ${call.function.name}`)
+      errors.push(
+        structure(`messages[${3 + turn * 2}]`, `message ${3 + turn * 2}: tool name ${tool.name} is not ${call.function.name}`),
+      )
     const column = row.tool_calls[turn]
     if (!column || column.name !== call.function.name || !jsonEqual(column.arguments, call.function.arguments))
-      errors.push(`tool_calls[${turn}] does not repeat the call in message ${2 + turn * 2}`)
+      errors.push(structure(`tool_calls[${turn}]`, `tool_calls[${turn}] does not repeat the call in message ${2 + turn * 2}`))
   }
-  if (row.tool_calls.length !== calls) errors.push(`tool_calls holds ${row.tool_calls.length} calls, the messages ${calls}`)
+  if (row.tool_calls.length !== calls)
+    errors.push(structure('tool_calls', `tool_calls holds ${row.tool_calls.length} calls, the messages ${calls}`))
   const last = messages.at(-1) as Extract<TrajectoryMessage, { role: 'assistant' }>
-  if (last.tool_calls !== undefined) errors.push('the answer turn carries tool calls')
+  if (last.tool_calls !== undefined)
+    errors.push(structure(`messages[${messages.length - 1}]`, 'the answer turn carries tool calls'))
   return errors
 }
 
-function thoughtErrors(row: TrajectoryRow, context: RowCheckContext): string[] {
-  const errors: string[] = []
+function thoughtErrors(row: TrajectoryRow, context: RowCheckContext): InputIssue[] {
+  const errors: InputIssue[] = []
   const declared = context.declared
   if (row.enable_thinking !== (row.think_source !== 'none'))
-    errors.push(`enable_thinking is ${row.enable_thinking} with think_source ${row.think_source}`)
+    errors.push(
+      thoughtIssue('enable_thinking', `enable_thinking is ${row.enable_thinking} with think_source ${row.think_source}`),
+    )
   if (declared && row.think_source !== declared.thinkSource)
-    errors.push(`think_source is ${row.think_source}, the export report says ${declared.thinkSource}`)
+    errors.push(
+      thoughtIssue('think_source', `think_source is ${row.think_source}, the export report says ${declared.thinkSource}`),
+    )
   row.messages.forEach((message, index) => {
     if (message.role !== 'assistant') return
     const thought = message.reasoning_content
-    if (row.think_source === 'none' && thought !== '') errors.push(`message ${index}: reasoning with thinking disabled`)
-    for (const problem of thoughtProblems(thought)) errors.push(`message ${index} reasoning: ${problem.code}: ${problem.message}`)
+    if (row.think_source === 'none' && thought !== '')
+      errors.push(thoughtAt(index, `message ${index}: reasoning with thinking disabled`))
+    for (const problem of thoughtProblems(thought))
+      errors.push(thoughtAt(index, `message ${index} reasoning: ${problem.code}: ${problem.message}`))
     // A thought has at most one approximate token per character: short ones need no count.
     if (
       declared?.maxThinkTokens !== undefined &&
@@ -99,7 +140,10 @@ function thoughtErrors(row: TrajectoryRow, context: RowCheckContext): string[] {
       thinkTokens(thought) > declared.maxThinkTokens
     )
       errors.push(
-        `message ${index} reasoning: ${thinkTokens(thought)} approximate tokens, over the release's ${declared.maxThinkTokens}`,
+        thoughtAt(
+          index,
+          `message ${index} reasoning: ${thinkTokens(thought)} approximate tokens, over the release's ${declared.maxThinkTokens}`,
+        ),
       )
   })
   return errors
@@ -111,30 +155,38 @@ export function promptTokenErrors(task: GradingTask): string[] {
   return token ? [`the task's system prompt contains the chat-template token ${token}`] : []
 }
 
-export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): string[] {
+export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): InputIssue[] {
   // The row schema has no transforms or defaults, so a row that passes is its own parse result.
   if (!matchesRowSchema(raw)) {
     const parsed = trajectoryRowSchema.safeParse(raw)
     if (!parsed.success)
-      return parsed.error.issues.slice(0, 5).map((issue) => `schema: ${issue.path.join('.') || 'row'}: ${issue.message}`)
+      return parsed.error.issues.slice(0, 5).map((issue) => ({
+        code: 'trajectory_schema',
+        path: issue.path.join('.') || 'row',
+        message: `schema: ${issue.path.join('.') || 'row'}: ${issue.message}`,
+      }))
   }
   const row = raw as TrajectoryRow
   const { task, env } = context
-  const errors: string[] = []
-  if (row.dataset !== context.dataset) errors.push(`dataset is ${row.dataset}, expected ${context.dataset}`)
+  const errors: InputIssue[] = []
+  if (row.dataset !== context.dataset) errors.push(label('dataset', `dataset is ${row.dataset}, expected ${context.dataset}`))
   const fields = task.taskConfig.metadata_fields
   if (Object.keys(row.metadata).join('\0') !== fields.join('\0'))
-    errors.push(`metadata keys are [${Object.keys(row.metadata).join(', ')}], expected [${fields.join(', ')}]`)
-  if (!task.choices.hasCategoryId(row.ground_truth)) errors.push(`ground_truth ${row.ground_truth} is not a registry category`)
+    errors.push(label('metadata', `metadata keys are [${Object.keys(row.metadata).join(', ')}], expected [${fields.join(', ')}]`))
+  if (!task.choices.hasCategoryId(row.ground_truth))
+    errors.push(label('ground_truth', `ground_truth ${row.ground_truth} is not a registry category`))
   if (!task.grading.levels.includes(row.ground_truth_level))
-    errors.push(`ground_truth_level ${row.ground_truth_level} is not an approved level`)
+    errors.push(label('ground_truth_level', `ground_truth_level ${row.ground_truth_level} is not an approved level`))
   const expectedClass = trajectoryClassOf(row.source_id)
   if (row.trajectory_class !== expectedClass)
     errors.push(
-      `trajectory_class is ${row.trajectory_class}, but sha256("tool-trajectory:"+source_id) mod 4 gives ${expectedClass}`,
+      label(
+        'trajectory_class',
+        `trajectory_class is ${row.trajectory_class}, but sha256("tool-trajectory:"+source_id) mod 4 gives ${expectedClass}`,
+      ),
     )
   if ((raw as { tools?: unknown }).tools !== context.tools && JSON.stringify(row.tools) !== context.toolsJson)
-    errors.push("tools differ from the grading env's tools")
+    errors.push({ code: 'trajectory_tools', path: 'tools', message: "tools differ from the grading env's tools" })
   if (errors.length > 0) return errors
   errors.push(...structureErrors(row))
   if (errors.length > 0) return errors
@@ -143,11 +195,20 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): stri
     const content = (row.messages[index] as TrajectoryMessage).content
     // Every template token starts with "<|": one scan settles almost every message.
     const token = content.includes('<|') ? templateTokens.find((candidate) => content.includes(candidate)) : undefined
-    if (token) errors.push(`message ${index} contains the chat-template token ${token}`)
+    if (token)
+      errors.push({
+        code: 'trajectory_template_tokens',
+        path: `messages[${index}].content`,
+        message: `message ${index} contains the chat-template token ${token}`,
+      })
   }
   const [system, user] = row.messages as [TrajectoryMessage, TrajectoryMessage]
   if (system.content.includes(row.ground_truth) || user.content.includes(row.ground_truth))
-    errors.push(`the canonical ground truth ${row.ground_truth} appears in the system or user message`)
+    errors.push({
+      code: 'trajectory_answer_leak',
+      path: 'messages',
+      message: `the canonical ground truth ${row.ground_truth} appears in the system or user message`,
+    })
   const source = {
     sourceId: row.source_id,
     metadata: row.metadata,
@@ -156,24 +217,23 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): stri
   }
   const reset = env.reset({ options: resetOptionsFor(source) })
   const [resetSystem, resetUser] = reset.observation.messages ?? []
-  if (system.content !== resetSystem?.content) errors.push("the system message is not the env's prompt")
-  if (user.content !== resetUser?.content) errors.push("the user message is not the env's prompt for this metadata")
+  if (system.content !== resetSystem?.content) errors.push(prompt(0, "the system message is not the env's prompt"))
+  if (user.content !== resetUser?.content) errors.push(prompt(1, "the user message is not the env's prompt for this metadata"))
   const answerChoiceId = task.choices.byCategory(row.ground_truth).choiceId
   const calls = row.tool_calls.map((call, turn) => ({
     name: call.name,
     arguments: call.arguments as JsonObject,
     content: (row.messages[3 + turn * 2] as TrajectoryMessage).content,
   }))
-  errors.push(
-    ...replayToolCalls({
-      env,
-      trajectoryClass: row.trajectory_class,
-      metadata: row.metadata,
-      answerChoiceId,
-      answerScope: task.toolbox.scopeOfCategory(row.ground_truth),
-      calls,
-    }),
-  )
+  const replayed = replayToolCalls({
+    env,
+    trajectoryClass: row.trajectory_class,
+    metadata: row.metadata,
+    answerChoiceId,
+    answerScope: task.toolbox.scopeOfCategory(row.ground_truth),
+    calls,
+  })
+  for (const message of replayed) errors.push({ code: 'trajectory_replay', path: 'tool_calls', message })
   const answer = (row.messages.at(-1) as TrajectoryMessage).content
   const judged = judgedAnswers(task)
   const key = `${row.ground_truth}\0${row.ground_truth_level}`
@@ -188,8 +248,9 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): stri
     verdict = { canonical, reward: final.terminated ? final.reward : Number.NaN }
     judged.set(key, verdict)
   }
-  if (answer !== verdict.canonical) errors.push(`the answer ${answer} is not the canonical terminal JSON for the ground truth`)
-  else if (verdict.reward !== 1) errors.push(`the env scores the answer ${verdict.reward}, not 1`)
+  if (answer !== verdict.canonical)
+    errors.push(answerIssue(row, `the answer ${answer} is not the canonical terminal JSON for the ground truth`))
+  else if (verdict.reward !== 1) errors.push(answerIssue(row, `the env scores the answer ${verdict.reward}, not 1`))
   errors.push(...thoughtErrors(row, context))
   return errors
 }

@@ -10,6 +10,7 @@ import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { metadataText } from '../../envs/grading/native-prompt.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
+import { labelGapError } from '../contracts/export-report-parts.js'
 import type { LoadedTask } from '../io/load-task-files.js'
 import { planLegacySft, type SftPlan } from '../sft/legacy-sft-rows.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
@@ -66,19 +67,7 @@ export function planTrajectories(options: {
       issues: plan.issues.slice(0, 500),
     })
   }
-  if (plan.gate.status === 'failed') {
-    const gaps = [...plan.gate.blocking, ...plan.gate.blocking_levels]
-    throw new InvalidInputError({
-      code: 'label_gap',
-      path: options.source,
-      message: `Label-gap gate failed: ${gaps.map((gap) => `${gap.label} (in ${gap.split}, not in train)`).join(', ')}. Waive with --allow-label-gaps after review.`,
-      issues: gaps.map((gap) => ({
-        code: 'label_gap',
-        path: `${options.source}:split=${gap.split}`,
-        message: `label ${gap.label} is absent from train`,
-      })),
-    })
-  }
+  if (plan.gate.status === 'failed') throw labelGapError({ path: options.source, source: options.source, gate: plan.gate })
   const fields = options.task.taskConfig.metadata_fields
   const splits = {} as Record<SplitName, TrajectorySource[]>
   for (const [split, entries] of Object.entries(plan.splits) as [SplitName, SftPlan['splits'][SplitName]][])

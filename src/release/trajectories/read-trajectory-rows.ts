@@ -11,13 +11,13 @@
  * assembled in full, and the row check names the rows whose tools differ.
  */
 import type { ChatTool } from '../../chat/chat-message.js'
-import type { DecodedLeaf } from './parquet/column-chunk-decoder.js'
-import { ParquetDecodeError } from './parquet/column-chunk-decoder.js'
-import type { CompiledColumns } from './parquet/compiled-columns.js'
-import { NestedParquetFile } from './parquet/nested-parquet-file.js'
-import { RowAssembler } from './parquet/row-assembler.js'
-import { RowShredder } from './parquet/row-shredder.js'
-import { trajectoryColumns } from './parquet/trajectory-columns.js'
+import type { DecodedLeaf } from '../parquet/column-chunk-decoder.js'
+import { ParquetDecodeError } from '../parquet/column-chunk-decoder.js'
+import type { CompiledColumns } from '../parquet/compiled-columns.js'
+import { NestedParquetFile } from '../parquet/nested-parquet-file.js'
+import { RowAssembler } from '../parquet/row-assembler.js'
+import { RowShredder } from '../parquet/row-shredder.js'
+import { trajectoryColumns } from './trajectory-columns.js'
 
 /** True when the group's `tools` leaves hold exactly `rows` copies of the expected tools' slots. */
 function toolsMatch(

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { ChatTool } from '../../chat/chat-message.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import { exportInputs, publishedRelease, taskIdentity } from '../contracts/export-report-parts.js'
 import type { LoadedTask } from '../io/load-task-files.js'
 import type { ExportReportCore } from './export-report.js'
 import type { TrajectoryPlan } from './plan-trajectories.js'
@@ -29,7 +30,7 @@ export function buildExportReport(options: {
   tools: readonly ChatTool[]
   canonicalSha256: string
 }): TrajectoryExportReport {
-  const { task, hashes } = options.loaded
+  const { task } = options.loaded
   const splits = options.written.splits
   const classes = Object.fromEntries(
     trajectoryClasses.map((name) => [name, splitNames.reduce((sum, split) => sum + splits[split].by_class[name], 0)]),
@@ -52,26 +53,14 @@ export function buildExportReport(options: {
     chat_template: 'qwen3.5 (rows carry structured tool_calls, tools and enable_thinking for the model template)',
     tools: options.tools.map((tool) => tool.function.name),
     tools_sha256: createHash('sha256').update(JSON.stringify(options.tools)).digest('hex'),
-    metadata_fields: [...task.taskConfig.metadata_fields],
-    task_name: task.taskConfig.task_name,
-    registry_size: task.registry.categories.length,
+    ...taskIdentity(task),
     grading: { levels: [...task.grading.levels], gt_field: task.grading.gt_field },
-    inputs: {
-      canonical_sha256: options.canonicalSha256,
-      registry_sha256: hashes.registry,
-      corpus_sha256: hashes.corpus,
-      task_config_sha256: hashes.task_config,
-      grading_sha256: hashes.grading,
-    },
+    inputs: exportInputs({ canonicalSha256: options.canonicalSha256, loaded: options.loaded }),
     canonical_resolved: options.plan.canonicalResolved,
     skipped_no_grading_label: options.plan.skippedNoLevel,
     label_gap_gate: options.plan.gate,
     classes,
     splits,
-    release: {
-      status: 'passed',
-      published: true,
-      artifacts_sha256: Object.fromEntries(splitNames.map((split) => [`${split}.parquet`, splits[split].parquet_sha256])),
-    },
+    release: publishedRelease(splits),
   }
 }

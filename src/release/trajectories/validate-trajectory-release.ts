@@ -140,14 +140,17 @@ export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOpti
         const sourceId = typeof row.source_id === 'string' ? row.source_id : '?'
         const where = `row ${index} (source_id ${sourceId})`
         const errors = checkTrajectoryRow(raw, context)
-        if (canonicalById) errors.push(...canonicalProvenanceErrors({ row, split, task: options.task, canonicalById }))
+        if (canonicalById)
+          for (const message of canonicalProvenanceErrors({ row, split, task: options.task, canonicalById }))
+            errors.push({ code: 'trajectory_provenance', path: 'source_id', message })
         const other = seen.get(sourceId)
         if (other !== undefined && sourceId !== '?') {
-          if (other === split) errors.push('source_id repeats within the split')
+          if (other === split)
+            errors.push({ code: 'trajectory_repeat', path: 'source_id', message: 'source_id repeats within the split' })
           else report.cross_split_errors.push(`source_id ${sourceId} is in ${other} and in ${split} (${split} ${where})`)
         }
         seen.set(sourceId, split)
-        for (const error of errors) fail(`${where}: ${error}`)
+        for (const issue of errors) fail(`${where}: ${issue.message}`)
         stats.ids.push(sourceId)
         if (row.trajectory_class && row.trajectory_class in stats.classes) stats.classes[row.trajectory_class]++
         stats.calls += Array.isArray(row.tool_calls) ? row.tool_calls.length : 0

@@ -53,13 +53,15 @@ export const jsonRpcErrors = {
   server: -32000,
 } as const
 
-class JsonRpcError extends Error {
+/** A JSON-RPC failure: `rpcCode` is the wire's numeric code; `code` the project's stable string. */
+class JsonRpcError extends ReleaseOpsError {
   constructor(
-    readonly code: number,
+    readonly rpcCode: number,
     message: string,
     readonly data?: unknown,
   ) {
-    super(message)
+    super({ code: 'json_rpc_error', message })
+    this.name = 'JsonRpcError'
   }
 }
 
@@ -121,7 +123,7 @@ export function dispatchJsonRpcRequest(message: unknown, context: McpContext): J
 }
 
 function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
-  if (error instanceof JsonRpcError) return jsonRpcError(id, error.code, error.message, error.data)
+  if (error instanceof JsonRpcError) return jsonRpcError(id, error.rpcCode, error.message, error.data)
   if (error instanceof CapacityReachedError) {
     return jsonRpcError(id, jsonRpcErrors.server, error.message, {
       active_sessions: error.activeSessions,

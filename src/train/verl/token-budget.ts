@@ -16,7 +16,7 @@ import { chatFormat } from '../../chat/format-registry.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { verlVisibleTools } from '../../eval/gate/verl-visible-tools.js'
 import { readTrajectoryMixtureRows, trajectoryMixtureColumns } from '../../release/mixtures/trajectory-family.js'
-import { readNestedParquet } from '../../release/rl/nested-parquet.js'
+import { readParquetRows } from '../../release/parquet/parquet-rows.js'
 import { readTrajectoryRows } from '../../release/trajectories/read-trajectory-rows.js'
 import { SegmentTokenCounter } from '../../release/trajectories/stats/segment-token-counter.js'
 import { ReferenceEpisodes, type ReferenceRow } from './reference-episode.js'
@@ -72,7 +72,7 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
     const path = join(options.release, `${split}.parquet`)
     const counts: { id: string; tokens: number }[] = []
     if (settings.kind === 'rloo') {
-      const file = await readNestedParquet(path)
+      const file = await readParquetRows(path)
       const responses: { id: string; tokens: number }[] = []
       for (const [index, row] of file.rows.entries()) {
         const prompt = (row.prompt ?? []) as ChatMessage[]

@@ -1,15 +1,15 @@
 /**
- * @module release/trajectories/parquet: one column chunk → its slots (definition and repetition level per
+ * @module release/parquet: one column chunk → its slots (definition and repetition level per
  * slot) and present values. Reads what our writer writes and what pyarrow writes by default: dictionary
  * pages, DATA_PAGE and DATA_PAGE_V2, PLAIN / PLAIN_DICTIONARY / RLE_DICTIONARY values (RLE for
  * booleans), UNCOMPRESSED, SNAPPY, GZIP or BROTLI. Anything else is a clear error, not a wrong value.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { ColumnMetaData, PageHeader } from 'hyparquet'
-import { parquetHeader } from 'hyparquet/src/column.js'
-import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
-import { snappyUncompress } from 'hyparquet/src/snappy.js'
+import { snappyUncompress } from 'hyparquet'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { LeafColumn } from './compiled-columns.js'
+import { parquetHeader, readRleBitPackedHybrid } from './hyparquet-internals.js'
 import type { ScalarValue } from './row-shredder.js'
 
 export interface DecodedLeaf {
@@ -23,7 +23,13 @@ export interface DecodedLeaf {
   indices: Uint32Array
 }
 
-export class ParquetDecodeError extends Error {}
+/** A Parquet file that is not what its release says it is (schema, pages, values). */
+export class ParquetDecodeError extends ReleaseOpsError {
+  constructor(message: string, options: { path?: string } = {}) {
+    super({ code: 'parquet_decode', message, ...options })
+    this.name = 'ParquetDecodeError'
+  }
+}
 
 const bitWidth = (maxValue: number) => (maxValue === 0 ? 0 : 32 - Math.clz32(maxValue))
 

@@ -5,16 +5,19 @@ import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../io/sha256.js'
-import { FixedShapeParquetWriter } from './fixed-shape-parquet-writer.js'
-import type { ColumnSpec } from './parquet-schema.js'
-import { PlainColumnsBuilder } from './plain-columns.js'
+import { PlainColumnsBuilder } from '../sft/plain-columns.js'
+import { type FixedShapeColumns, FixedShapeParquetWriter } from './fixed-shape-parquet-writer.js'
+import { fieldsOf, shapes } from './parquet-shape.js'
 
-const columns: ColumnSpec[] = [
-  { name: 'pairs', kind: 'struct_list', fields: ['key', 'value'], count: 2 },
-  { name: 'name', kind: 'string' },
-  { name: 'meta', kind: 'struct', fields: ['a'] },
-  { name: 'tags', kind: 'string_list', count: 3 },
-]
+const columns: FixedShapeColumns = {
+  columns: fieldsOf({
+    pairs: shapes.list(shapes.strings(['key', 'value'])),
+    name: shapes.string,
+    meta: shapes.strings(['a']),
+    tags: shapes.list(shapes.string),
+  }),
+  listLengths: { pairs: 2, tags: 3 },
+}
 
 interface Row {
   pairs: { key: string; value: string }[]
@@ -75,6 +78,15 @@ describe('fixed-shape Parquet writer', () => {
     expect(() => writer.writeRowGroup(batchOf([row(0), bad]))).toThrow(/tags\.list\.element holds 5 values in 2 rows/)
     expect(() => writer.writeRowGroup({ rows: 1, columns: [] })).toThrow(/a batch of 0 columns/)
     writer.abandon()
+    expect(existsSync(path)).toBe(false)
+  })
+
+  it('refuses shapes it cannot lay out as fixed patterns', () => {
+    directory = mkdtempSync(join(tmpdir(), 'fixed-shape-'))
+    const path = join(directory, 'never.parquet')
+    const open = (layout: FixedShapeColumns) => () => new FixedShapeParquetWriter(path, layout)
+    expect(open({ columns: fieldsOf({ count: shapes.int64 }), listLengths: {} })).toThrow(/count is int64, not a string/)
+    expect(open({ columns: fieldsOf({ tags: shapes.list(shapes.string) }), listLengths: {} })).toThrow(/tags needs a positive/)
     expect(existsSync(path)).toBe(false)
   })
 })

@@ -1,11 +1,11 @@
 /**
- * @module release/trajectories/parquet: rows → per-leaf Dremel streams (repetition level, definition level
+ * @module release/parquet: rows → per-leaf Dremel streams (repetition level, definition level
  * and the present values), for any shape of structs and standard lists. A value that is not what the
  * shape says (a key the struct lacks, a string where a list belongs, a fractional or unsafe integer) is an
  * error rather than a silently dropped field. A top-level value that is the very object of the previous
  * row (every row's `tools` list) is copied from that row's slots instead of being walked again.
  */
-import { ReleaseOpsError } from '../../../core/errors/release-ops-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { CompiledColumns, CompiledNode, LeafColumn } from './compiled-columns.js'
 
 export type ScalarValue = string | number | boolean

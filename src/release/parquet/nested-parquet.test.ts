@@ -9,40 +9,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NestedParquetFile } from './nested-parquet-file.js'
+import { readNestedParquetRows } from './nested-parquet-file.js'
 import { NestedParquetWriter } from './nested-parquet-writer.js'
-import type { ParquetField } from './parquet-shape.js'
-import { RowAssembler } from './row-assembler.js'
+import { fieldsOf, type ParquetField, shapes } from './parquet-shape.js'
 
-const columns: ParquetField[] = [
-  { name: 'id', shape: { kind: 'string' } },
-  {
-    name: 'items',
-    shape: {
-      kind: 'list',
-      element: {
-        kind: 'struct',
-        fields: [
-          { name: 'name', shape: { kind: 'string' } },
-          { name: 'count', shape: { kind: 'int64' } },
-          { name: 'tags', shape: { kind: 'list', element: { kind: 'string' } } },
-          { name: 'flag', shape: { kind: 'boolean' } },
-        ],
-      },
-    },
-  },
-  {
-    name: 'meta',
-    shape: {
-      kind: 'struct',
-      fields: [
-        { name: 'a', shape: { kind: 'string' } },
-        { name: 'b', shape: { kind: 'int64' } },
-      ],
-    },
-  },
-  { name: 'ok', shape: { kind: 'boolean' } },
-]
+const columns: ParquetField[] = fieldsOf({
+  id: shapes.string,
+  items: shapes.list(
+    shapes.struct({ name: shapes.string, count: shapes.int64, tags: shapes.list(shapes.string), flag: shapes.boolean }),
+  ),
+  meta: shapes.struct({ a: shapes.string, b: shapes.int64 }),
+  ok: shapes.boolean,
+})
 
 const item = fc.record(
   {
@@ -74,14 +52,7 @@ function write(rows: readonly Record<string, unknown>[], rowGroupSize = 7): { pa
 }
 
 function read(path: string, fields = columns): Record<string, unknown>[] {
-  const file = NestedParquetFile.open(readFileSync(path), fields)
-  const rows: Record<string, unknown>[] = []
-  file.metadata.row_groups.forEach((group, index) => {
-    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as never)
-    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
-    assembler.finish()
-  })
-  return rows
+  return readNestedParquetRows(readFileSync(path), fields)
 }
 
 /** What a reader returns: objects keep the keys they had, in column order (an empty struct stays `{}`). */

@@ -1,5 +1,5 @@
 /**
- * @module release/sft: writes Parquet files whose rows all have the same shape: every leaf is a UTF-8 byte
+ * @module release/parquet: writes Parquet files whose rows all have the same shape: every leaf is a UTF-8 byte
  * array, nothing is null, and every list holds the same number of entries in every row. Under that shape
  * the repetition and definition levels are fixed patterns, so a page is its levels, a header and the
  * compressed PLAIN bytes that `PlainColumnsBuilder` already laid out: no per-value work at all here.
@@ -11,11 +11,11 @@
 import { brotliCompressSync, constants } from 'node:zlib'
 import type { ColumnChunk, RowGroup } from 'hyparquet'
 import { ByteWriter } from 'hyparquet-writer'
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js'
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js'
-import { ParquetFile } from '../io/parquet-file.js'
-import { type ColumnSpec, type LeafColumn, leafColumns, parquetSchema } from './parquet-schema.js'
-import type { ColumnBatch } from './plain-columns.js'
+import type { ColumnBatch } from '../sft/plain-columns.js'
+import { compileColumns } from './compiled-columns.js'
+import { writePageHeader, writeRleBitPackedHybrid } from './hyparquet-internals.js'
+import { ParquetFile } from './parquet-file.js'
+import { type ParquetField, parquetSchemaOf } from './parquet-shape.js'
 
 export const parquetPageSize = 1 << 20
 export const parquetCreatedBy = 'releaseops fixed-shape writer'
@@ -41,6 +41,34 @@ function countValues(bytes: ArrayBuffer, start: number, end: number): number {
 
 const bitWidth = (maxLevel: number) => Math.ceil(Math.log2(maxLevel + 1))
 
+/** Columns of UTF-8 strings, structs of them and lists of either, and how many entries each list holds in every row. */
+export interface FixedShapeColumns {
+  columns: readonly ParquetField[]
+  /** Entries per row of every top-level list column. */
+  listLengths: Readonly<Record<string, number>>
+}
+
+/** One leaf (physical) column: its path and level limits, and how many values every row holds. */
+interface LeafColumn {
+  path: string[]
+  maxDefinition: number
+  maxRepetition: number
+  valuesPerRow: number
+}
+
+/** The leaf columns in file order; refuses shapes this writer cannot lay out as fixed patterns. */
+function fixedLeaves(layout: FixedShapeColumns): LeafColumn[] {
+  return compileColumns(layout.columns).leaves.map((leaf) => {
+    const where = leaf.path.join('.')
+    if (leaf.kind !== 'string') throw new Error(`fixed-shape column ${where} is ${leaf.kind}, not a string`)
+    if (leaf.maxRepetition > 1) throw new Error(`fixed-shape column ${where} is a list inside a list`)
+    const length = leaf.maxRepetition === 0 ? 1 : layout.listLengths[leaf.path[0] as string]
+    if (length === undefined || !Number.isInteger(length) || length < 1)
+      throw new Error(`fixed-shape list ${leaf.path[0]} needs a positive entry count`)
+    return { path: leaf.path, maxDefinition: leaf.maxDefinition, maxRepetition: leaf.maxRepetition, valuesPerRow: length }
+  })
+}
+
 /** RLE/bit-packed levels of a page of `rows` rows (no length prefix: DATA_PAGE_V2 keeps it in the header). */
 function pageLevels(leaf: LeafColumn, rows: number): { bytes: Uint8Array; repetition: number; definition: number } {
   const count = rows * leaf.valuesPerRow
@@ -63,10 +91,10 @@ export class FixedShapeParquetWriter {
 
   constructor(
     path: string,
-    private readonly columns: readonly ColumnSpec[],
+    private readonly layout: FixedShapeColumns,
     private readonly pageSize = parquetPageSize,
   ) {
-    this.leaves = leafColumns(columns)
+    this.leaves = fixedLeaves(layout)
     this.file = new ParquetFile(path)
   }
 
@@ -149,7 +177,7 @@ export class FixedShapeParquetWriter {
   finish(): string {
     return this.file.finish({
       createdBy: parquetCreatedBy,
-      schema: parquetSchema(this.columns),
+      schema: parquetSchemaOf(this.layout.columns),
       rows: this.rows,
       rowGroups: this.rowGroups,
     })

@@ -1,5 +1,5 @@
 /**
- * @module release/trajectories/parquet: the nested shape of a Parquet column (UTF-8 strings, INT64,
+ * @module release/parquet: the nested shape of a Parquet column (UTF-8 strings, INT64,
  * booleans, standard 3-level lists, structs with ordered fields; every node nullable), derived from a JSON
  * Schema (what `z.toJSONSchema` gives for our zod row schema) or inferred from a JSON value.
  *
@@ -9,7 +9,7 @@
  * different order, which would change `tojson` output after a round trip.
  */
 import type { SchemaElement } from 'hyparquet'
-import { ReleaseOpsError } from '../../../core/errors/release-ops-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 
 export type ParquetShape =
   | { kind: 'string' }
@@ -21,6 +21,26 @@ export type ParquetShape =
 export interface ParquetField {
   name: string
   shape: ParquetShape
+}
+
+/** Shorthands for writing column lists by hand: `struct({ role: shapes.string, content: shapes.string })`. */
+export const shapes = {
+  string: { kind: 'string' } as ParquetShape,
+  int64: { kind: 'int64' } as ParquetShape,
+  boolean: { kind: 'boolean' } as ParquetShape,
+  list: (element: ParquetShape): ParquetShape => ({ kind: 'list', element }),
+  /** A struct whose fields are the entries of `fields`, in order. */
+  struct: (fields: Readonly<Record<string, ParquetShape>>): ParquetShape => ({ kind: 'struct', fields: fieldsOf(fields) }),
+  /** A struct of UTF-8 strings named `names`, in order. */
+  strings: (names: readonly string[]): ParquetShape => ({
+    kind: 'struct',
+    fields: names.map((name) => ({ name, shape: { kind: 'string' } })),
+  }),
+}
+
+/** Top-level columns from an ordered record of shapes. */
+export function fieldsOf(fields: Readonly<Record<string, ParquetShape>>): ParquetField[] {
+  return Object.entries(fields).map(([name, shape]) => ({ name, shape }))
 }
 
 function shapeError(path: string, message: string): ReleaseOpsError {

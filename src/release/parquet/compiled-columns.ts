@@ -1,5 +1,5 @@
 /**
- * @module release/trajectories/parquet: top-level columns compiled into the tree both the shredder and
+ * @module release/parquet: top-level columns compiled into the tree both the shredder and
  * the assembler walk: every node knows the definition level at which it is present, every list the
  * repetition level of its entries, and every inner node the leaves below it (a null or empty node takes
  * exactly one slot in each of them). Leaves are numbered in file order.

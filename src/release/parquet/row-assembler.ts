@@ -1,5 +1,5 @@
 /**
- * @module release/trajectories/parquet: decoded leaves of a row group → row objects. Walks the compiled
+ * @module release/parquet: decoded leaves of a row group → row objects. Walks the compiled
  * column tree with a cursor per leaf: a node whose first leaf's definition level is below the node's is
  * absent (one slot in every leaf below it); a list continues while its first leaf's next repetition level
  * is the list's own. Null and absent values are left out of objects, so a struct read back holds exactly

@@ -1,4 +1,4 @@
-/** @module release/io: a Parquet file's metadata, read from its footer alone (no need to load the file). */
+/** @module release/parquet: a Parquet file's metadata, read from its footer alone (no need to load the file). */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { type FileMetaData, parquetMetadata } from 'hyparquet'
 

@@ -1,5 +1,5 @@
 /**
- * @module release/trajectories/parquet: a Parquet file read against the shape it must have. Opening
+ * @module release/parquet: a Parquet file read against the shape it must have. Opening
  * checks the footer and that the file's schema is exactly the expected one (names, nesting, repetition,
  * physical types, UTF-8 and LIST annotations as either converted or logical types, so pyarrow's files
  * pass too); row groups are then decoded leaf by leaf and assembled into rows.
@@ -9,6 +9,7 @@ import { parquetMetadata } from 'hyparquet'
 import { type DecodedLeaf, decodeColumnChunk, ParquetDecodeError } from './column-chunk-decoder.js'
 import { type CompiledColumns, compileColumns } from './compiled-columns.js'
 import { type ParquetField, parquetSchemaOf } from './parquet-shape.js'
+import { RowAssembler } from './row-assembler.js'
 
 function annotation(element: SchemaElement): string | undefined {
   if (element.converted_type === 'UTF8' || element.logical_type?.type === 'STRING') return 'UTF8'
@@ -99,4 +100,16 @@ export class NestedParquetFile {
       }
     })
   }
+}
+
+/** Every row of a file, read with our reader against `columns` (throws `ParquetDecodeError`). */
+export function readNestedParquetRows(bytes: Uint8Array, columns: readonly ParquetField[]): Record<string, unknown>[] {
+  const file = NestedParquetFile.open(bytes, columns)
+  const rows: Record<string, unknown>[] = []
+  file.metadata.row_groups.forEach((group, index) => {
+    const assembler = new RowAssembler(file.compiled, file.decodeRowGroup(index) as DecodedLeaf[])
+    for (let offset = 0; offset < Number(group.num_rows); offset++) rows.push(assembler.next())
+    assembler.finish()
+  })
+  return rows
 }

@@ -1,15 +1,15 @@
 /**
- * @module release/trajectories/parquet: the Parquet columns of a trajectory release: the row schema's
+ * @module release/trajectories: the Parquet columns of a trajectory release: the row schema's
  * JSON Schema turned into nested shapes, with the three open parts filled in from the task: the tool-call
  * `arguments` struct (the ordered union of every tool's parameters), the `tools` column (the shape of the
  * tools' JSON) and the `metadata` struct (the task's prompt fields).
  */
 import { z } from 'zod'
-import type { ChatTool } from '../../../chat/chat-message.js'
-import { gradingV1Spec } from '../../../envs/grading/grading-env.js'
-import { trajectoryRowSchema } from '../trajectory-row.js'
-import { argumentSchemaTools } from '../trajectory-tools.js'
-import { mergeShapes, type ParquetField, type ParquetShape, shapeFromJsonSchema, shapeOfValue } from './parquet-shape.js'
+import type { ChatTool } from '../../chat/chat-message.js'
+import { gradingV1Spec } from '../../envs/grading/grading-env.js'
+import { mergeShapes, type ParquetField, type ParquetShape, shapeFromJsonSchema, shapeOfValue } from '../parquet/parquet-shape.js'
+import { trajectoryRowSchema } from './trajectory-row.js'
+import { argumentSchemaTools } from './trajectory-tools.js'
 
 /** The ordered union of every tool's parameters, typed by their JSON Schemas. */
 export function toolArgumentsShape(tools: readonly ChatTool[]): ParquetShape {

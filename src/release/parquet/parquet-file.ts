@@ -1,5 +1,5 @@
 /**
- * @module release/io: a new Parquet file as our writers make it, front to back: the magic, the row groups'
+ * @module release/parquet: a new Parquet file as our writers make it, front to back: the magic, the row groups'
  * bytes, then the footer. The bytes are hashed on the way out (no second read for the SHA-256), and the
  * offset that column chunks and row groups point at is kept.
  */
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs'
 import type { FileMetaData, RowGroup, SchemaElement } from 'hyparquet'
 import { ByteWriter } from 'hyparquet-writer'
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js'
+import { writeMetadata } from './hyparquet-internals.js'
 
 const magic = Buffer.from('PAR1', 'latin1')
 
