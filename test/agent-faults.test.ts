@@ -12,7 +12,7 @@ import { runEpisode } from '../src/agent/run-episode.js'
 import { type FaultKind, type FaultPlan, faultSequence } from '../src/agent/scripted/fault-plan.js'
 import { type MockOpenAiServer, startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
 import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
-import type { ChatFormatId } from '../src/chat/chat-format.js'
+import type { ChatFormatId } from '../src/chat/format-registry.js'
 import { envRegistry, makeEnv, policyRegistry } from '../src/envs/index.js'
 
 const envId = 'releaseops-v1'

@@ -13,7 +13,7 @@ import { runEpisode } from '../src/agent/run-episode.js'
 import { runPolicyEpisode } from '../src/agent/run-policy-episode.js'
 import { type MockOpenAiServer, startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
 import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
-import type { ChatFormatId } from '../src/chat/chat-format.js'
+import type { ChatFormatId } from '../src/chat/format-registry.js'
 import { envRegistry, makeEnv, policyRegistry } from '../src/envs/index.js'
 
 const envId = 'releaseops-v1'

@@ -6,10 +6,11 @@
  */
 import type { ParseIssue } from '../chat/chat-format.js'
 import type { AssistantMessage, ChatMessage, ChatTool, ParsedToolCall } from '../chat/chat-message.js'
+import { type ChatFormatId, chatFormatIds } from '../chat/format-registry.js'
 
-export const modelModes = ['native', 'qwen3', 'qwen3.5', 'qwen3.5-nothink', 'json-tool-calls'] as const
 /** `native`: the endpoint's own tool calling; a format id: we render and parse text in that format. */
-export type ModelMode = (typeof modelModes)[number]
+export type ModelMode = 'native' | ChatFormatId
+export const modelModes: readonly ModelMode[] = ['native', ...chatFormatIds]
 
 export interface TokenUsage {
   prompt_tokens: number

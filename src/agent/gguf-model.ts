@@ -4,7 +4,7 @@
  * rendered by our chat format and completed as raw text, exactly as the text wire modes do over HTTP.
  */
 import { access } from 'node:fs/promises'
-import type { ChatFormatId } from '../chat/chat-format.js'
+import type { ChatFormatId } from '../chat/format-registry.js'
 import { chatFormat } from '../chat/format-registry.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import type { ChatModel, GenerateRequest, GenerateResult, ModelIdentity, SamplingOptions } from './chat-model.js'

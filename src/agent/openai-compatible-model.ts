@@ -84,21 +84,22 @@ export class OpenAiCompatibleModel implements ChatModel {
     return this.generateText(request)
   }
 
-  private async generateNative(request: GenerateRequest): Promise<GenerateResult> {
+  /** `POST /chat/completions`: the shared body (sampling, template kwargs, extra body) around these fields. */
+  private postChat(request: GenerateRequest, fields: Record<string, unknown>) {
     const kwargs = this.templateKwargs()
-    const body = {
-      ...this.baseBody(),
-      messages: toWireMessages(request.messages, { reasoning: this.options.sendReasoning !== false }),
-      ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: 'auto' } : {}),
-      ...(kwargs ? { chat_template_kwargs: kwargs } : {}),
-      ...this.options.extraBody,
-    }
-    const response = await this.client.post({
+    return this.client.post({
       path: '/chat/completions',
-      body,
+      body: { ...this.baseBody(), ...fields, ...(kwargs ? { chat_template_kwargs: kwargs } : {}), ...this.options.extraBody },
       kind: 'chat',
       validate: validChat,
       ...(request.signal ? { signal: request.signal } : {}),
+    })
+  }
+
+  private async generateNative(request: GenerateRequest): Promise<GenerateResult> {
+    const response = await this.postChat(request, {
+      messages: toWireMessages(request.messages, { reasoning: this.options.sendReasoning !== false }),
+      ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: 'auto' } : {}),
     })
     const choice = choiceOf(response)
     const wire = choice.message
@@ -121,20 +122,7 @@ export class OpenAiCompatibleModel implements ChatModel {
   }
 
   private async generateJson(request: GenerateRequest): Promise<GenerateResult> {
-    const kwargs = this.templateKwargs()
-    const body = {
-      ...this.baseBody(),
-      messages: toJsonToolCallsMessages(request.messages, request.tools),
-      ...(kwargs ? { chat_template_kwargs: kwargs } : {}),
-      ...this.options.extraBody,
-    }
-    const response = await this.client.post({
-      path: '/chat/completions',
-      body,
-      kind: 'chat',
-      validate: validChat,
-      ...(request.signal ? { signal: request.signal } : {}),
-    })
+    const response = await this.postChat(request, { messages: toJsonToolCallsMessages(request.messages, request.tools) })
     const choice = choiceOf(response)
     const wire = (choice.message ?? {}) as Record<string, unknown>
     const text = typeof wire.content === 'string' ? wire.content : ''

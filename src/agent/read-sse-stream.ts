@@ -3,6 +3,7 @@
  * folds the chunks into the body a non-streaming call would have returned, so one response path serves
  * both. A stream that stops before `[DONE]` is truncated: an infrastructure error, retried.
  */
+import { createParser } from 'eventsource-parser'
 import { EndpointError, isEndpointError } from './endpoint-error.js'
 
 interface ToolCallDelta {
@@ -53,8 +54,6 @@ export async function readSseStream(options: {
   kind: 'chat' | 'completion'
   startedAt: number
 }): Promise<StreamResult> {
-  const decoder = new TextDecoder()
-  let buffer = ''
   let done = false
   let content = ''
   let reasoning = ''
@@ -110,19 +109,16 @@ export async function readSseStream(options: {
       if (part.function?.arguments) call.function.arguments += part.function.arguments
     }
   }
+  // One SSE parser for the project (eventsource-parser); the trailing blank line dispatches an event
+  // whose stream ended without one, as the hand-written line splitter before it did.
+  const parser = createParser({ onEvent: (event) => handle(event.data.trim()) })
+  const decoder = new TextDecoder()
   const reader = options.stream.getReader()
   try {
     for (;;) {
       const { value, done: ended } = await reader.read()
       if (ended) break
-      buffer += decoder.decode(value, { stream: true })
-      let newline = buffer.indexOf('\n')
-      while (newline !== -1) {
-        const line = buffer.slice(0, newline).replace(/\r$/, '')
-        buffer = buffer.slice(newline + 1)
-        if (line.startsWith('data:')) handle(line.slice(5).trim())
-        newline = buffer.indexOf('\n')
-      }
+      parser.feed(decoder.decode(value, { stream: true }))
     }
   } catch (error) {
     if (isEndpointError(error)) throw error
@@ -133,7 +129,7 @@ export async function readSseStream(options: {
       cause: error,
     })
   }
-  if (buffer.trim().startsWith('data:')) handle(buffer.trim().slice(5).trim())
+  parser.feed(`${decoder.decode()}\n\n`)
   if (!done) throw new EndpointError({ code: 'endpoint_truncated', message: 'The stream ended before [DONE].', retryable: true })
   const choice =
     options.kind === 'completion'

@@ -5,9 +5,6 @@
  */
 import type { AssistantMessage, ChatMessage, ChatTool, ParsedToolCall } from './chat-message.js'
 
-export const chatFormatIds = ['qwen3', 'qwen3.5', 'qwen3.5-nothink', 'json-tool-calls'] as const
-export type ChatFormatId = (typeof chatFormatIds)[number]
-
 /** Stable parse-issue codes. `repaired` issues were fixed (and counted); the others lose or taint a call. */
 export type ParseIssueCode =
   | 'unterminated_think'
@@ -79,7 +76,8 @@ export interface FormatAssistantOptions {
 }
 
 export interface ChatFormat {
-  readonly id: ChatFormatId
+  /** Its key in the format registry (`format-registry.ts`), e.g. `qwen3.5`. */
+  readonly id: string
   /** Strings that end a completion (sent as `stop` in raw-text mode). */
   readonly stop: readonly string[]
   render(options: RenderOptions): string

@@ -7,9 +7,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { JsonObject } from '../core/json/json-value.js'
-import { chatFormatIds } from './chat-format.js'
 import type { AssistantMessage, ChatMessage, ChatTool } from './chat-message.js'
-import { chatFormat } from './format-registry.js'
+import { chatFormat, chatFormatIds } from './format-registry.js'
 
 const tools: ChatTool[] = [
   {

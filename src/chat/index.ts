@@ -1,14 +1,12 @@
 /** @module chat: chat formats (official templates, our parsers) and the chat message schemas. */
-export {
-  type ChatFormat,
-  type ChatFormatId,
-  chatFormatIds,
-  type FormatAssistantOptions,
-  type ParseIssue,
-  type ParseIssueCode,
-  type ParseOptions,
-  type ParseResult,
-  type RenderOptions,
+export type {
+  ChatFormat,
+  FormatAssistantOptions,
+  ParseIssue,
+  ParseIssueCode,
+  ParseOptions,
+  ParseResult,
+  RenderOptions,
 } from './chat-format.js'
 export {
   type AssistantMessage,
@@ -22,7 +20,7 @@ export {
   renderRequestSchema,
   type ToolMessage,
 } from './chat-message.js'
-export { chatFormat, isChatFormatId } from './format-registry.js'
+export { type ChatFormatId, chatFormat, chatFormatIds, isChatFormatId } from './format-registry.js'
 export { jsonToolCallsFormat, toJsonToolCallsMessages } from './formats/json-tool-calls-format.js'
 export { qwen3Format } from './formats/qwen3-format.js'
 export { qwen35Format, qwen35NothinkFormat } from './formats/qwen35-format.js'

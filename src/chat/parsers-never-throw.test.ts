@@ -1,9 +1,8 @@
 /** Parsers never throw: random text built from the formats' own tags and JSON fragments always parses to data. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { chatFormatIds } from './chat-format.js'
 import type { ChatTool } from './chat-message.js'
-import { chatFormat } from './format-registry.js'
+import { chatFormat, chatFormatIds } from './format-registry.js'
 
 const tools: ChatTool[] = [
   {

@@ -1,19 +1,14 @@
 /** @module cli: the `releaseops` binary: one program, one command per job, typed errors mapped to exit codes. */
 import { Command, CommanderError } from 'commander'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
-import { registerChatCommand } from './commands/chat-command.js'
-import { registerDatasetCommand } from './commands/dataset-command.js'
-import { registerEnvCommand } from './commands/env-command.js'
-import { registerEvalCommand } from './commands/eval-command.js'
-import { registerGateCommand } from './commands/gate-command.js'
-import { registerMcpCommand } from './commands/mcp-command.js'
-import { registerMockLlmCommand } from './commands/mock-llm-command.js'
-import { registerReleaseCommand } from './commands/release-command.js'
-import { registerServeCommand } from './commands/serve-command.js'
-import { registerTrainCommand } from './commands/train-command.js'
-import { registerVerlCommand } from './commands/verl-command.js'
+import { type CommandEntry, commandEntries } from './command-entries.js'
 
-export function buildProgram(): Command {
+/**
+ * The program for these arguments. Only the command the arguments name is loaded (its module pulls in
+ * what it runs: fastify, exceljs, the MCP SDK, tokenizers…); every other command is a stub that carries
+ * its name and description for the top-level help. A command's own help comes from its real module.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command()
     .name('releaseops')
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
@@ -21,24 +16,32 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     // Before the commands are added: subcommands copy it, so their usage errors reach `main` (exit 2).
     .exitOverride()
-  registerEvalCommand(program)
-  registerDatasetCommand(program)
-  registerEnvCommand(program)
-  registerServeCommand(program)
-  registerMcpCommand(program)
-  registerChatCommand(program)
-  registerMockLlmCommand(program)
-  registerReleaseCommand(program)
-  registerGateCommand(program)
-  registerTrainCommand(program)
-  registerVerlCommand(program)
+  const terms = new Map<Command, string>()
+  const defaultHelp = program.createHelp()
+  program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? defaultHelp.subcommandTerm(command) })
+  const named = commandNamed(argv)
+  for (const entry of commandEntries) {
+    if (entry.name === named) await registerEntry(program, entry)
+    else terms.set(program.command(entry.name).description(entry.description), entry.term)
+  }
   return program
+}
+
+async function registerEntry(program: Command, entry: CommandEntry): Promise<void> {
+  const register = await entry.load()
+  register(program)
+}
+
+/** The top-level command the arguments run (or ask help for): the program has no option taking a value. */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  const operands = argv.filter((arg) => !arg.startsWith('-'))
+  return operands[0] === 'help' ? operands[1] : operands[0]
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it in process. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram()
   try {
+    const program = await buildProgram(argv)
     await program.parseAsync([...argv], { from: 'user' })
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {

@@ -23,4 +23,5 @@ export { type EnvRegistration, EnvRegistry, type FinishedEpisode, type MakeEnvOp
 export { type PolicyRegistration, PolicyRegistry } from './registry/policy-registry.js'
 export * from './testing/index.js'
 export * from './tools/index.js'
+export { EnvWrapper } from './wrappers/env-wrapper.js'
 export { StepLimit, withStepLimit } from './wrappers/step-limit.js'

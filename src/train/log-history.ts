@@ -6,9 +6,10 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 
-export type LogRow = Record<string, number | string | null>
+export const logRowSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null(), z.boolean()]))
 
-const logRowSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null(), z.boolean()]))
+/** One row of the trainer's log history (TRL's `state.log_history`). */
+export type LogRow = z.infer<typeof logRowSchema>
 
 const metricsFileSchema = z.union([
   z.array(logRowSchema),

@@ -23,42 +23,9 @@ import { trainerCommand, trainerEnvironment } from './trainer-command.js'
 import { TrainingStateError } from './training-errors.js'
 import type { TrainingStartRequest } from './training-request.js'
 import { type PreparedRun, prepareTrainingRun } from './training-run.js'
+import { type HubPushStatus, idleTrainingStatus, type TrainingState, type TrainingStatus } from './training-status.js'
 
-export type TrainingState = 'idle' | 'starting' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped'
-
-export interface HubPushStatus {
-  state: 'pushing' | 'pushed' | 'failed'
-  repo: string
-  path: string
-  commit?: string
-  error?: string
-}
-
-export interface TrainingStatus {
-  state: TrainingState
-  running: boolean
-  run_id: string | null
-  preset: string | null
-  env_id: string | null
-  model: string | null
-  pid: number | null
-  started_at: string | null
-  ended_at: string | null
-  elapsed_seconds: number | null
-  exit_code: number | null
-  signal: string | null
-  /** Relative to the outputs root. */
-  run_dir: string | null
-  log_path: string | null
-  metrics_path: string | null
-  command: string[] | null
-  rows: number | null
-  parameters: Record<string, unknown> | null
-  /** The end of the log when the run failed (crash diagnosis without opening the log). */
-  last_log_lines: string[] | null
-  error: { code: string; message: string } | null
-  hub_push: HubPushStatus | null
-}
+export type { HubPushStatus, TrainingState, TrainingStatus } from './training-status.js'
 
 export interface TrainingSupervisorOptions {
   outputsRoot: string
@@ -90,7 +57,7 @@ export class TrainingSupervisor extends EventEmitter {
   constructor(options: TrainingSupervisorOptions) {
     super()
     this.options = options
-    this.snapshot = this.emptyStatus()
+    this.snapshot = idleTrainingStatus()
   }
 
   private now(): Date {
@@ -99,32 +66,6 @@ export class TrainingSupervisor extends EventEmitter {
 
   private relative(path: string): string {
     return relative(this.options.outputsRoot, path).split(sep).join('/')
-  }
-
-  private emptyStatus(): TrainingStatus {
-    return {
-      state: 'idle',
-      running: false,
-      run_id: null,
-      preset: null,
-      env_id: null,
-      model: null,
-      pid: null,
-      started_at: null,
-      ended_at: null,
-      elapsed_seconds: null,
-      exit_code: null,
-      signal: null,
-      run_dir: null,
-      log_path: null,
-      metrics_path: null,
-      command: null,
-      rows: null,
-      parameters: null,
-      last_log_lines: null,
-      error: null,
-      hub_push: null,
-    }
   }
 
   /** The current status (elapsed time computed now). */
@@ -196,7 +137,7 @@ export class TrainingSupervisor extends EventEmitter {
     this.current = { run }
     const startedAt = this.now()
     this.snapshot = {
-      ...this.emptyStatus(),
+      ...idleTrainingStatus(),
       run_id: run.runId,
       preset: run.parameters.preset,
       env_id: run.parameters.envId,

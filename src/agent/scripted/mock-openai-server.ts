@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ChatFormatId } from '../../chat/chat-format.js'
+import type { ChatFormatId } from '../../chat/format-registry.js'
 import { chatFormat } from '../../chat/format-registry.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { TokenCounter } from '../token-counter.js'

@@ -5,7 +5,7 @@
  * 2B and smaller).
  */
 import type { JsonObject } from '../../core/json/json-value.js'
-import type { ChatFormat, ChatFormatId, FormatAssistantOptions, ParseIssue, ParseOptions, ParseResult } from '../chat-format.js'
+import type { ChatFormat, FormatAssistantOptions, ParseIssue, ParseOptions, ParseResult } from '../chat-format.js'
 import type { AssistantMessage, ChatTool, ParsedToolCall } from '../chat-message.js'
 import { JinjaTemplate } from '../jinja-template.js'
 import { pythonStrip } from '../python-text.js'
@@ -148,7 +148,7 @@ export function formatQwen35Assistant(message: AssistantMessage, options: Format
   return text
 }
 
-function createQwen35Format(id: ChatFormatId, source: string, thinkingByDefault: boolean): ChatFormat {
+function createQwen35Format(id: string, source: string, thinkingByDefault: boolean): ChatFormat {
   let template: JinjaTemplate | undefined
   return {
     id,

@@ -1,9 +1,8 @@
 /** @module cli: `releaseops env list|render|check|audit`. */
 import type { Command } from 'commander'
-import { envConformanceCases } from '../../core/testing/env-conformance.js'
 import { defaultEnvId, envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
 import { parseInteger, parseJsonObject, parsePositiveInteger } from '../parse-options.js'
-import { runEnvAudit } from './env-audit-action.js'
+import type { EnvAuditOptions } from './env-audit-action.js'
 
 interface RenderOptions {
   env: string
@@ -65,6 +64,7 @@ export function registerEnvCommand(program: Command): void {
       const rows = registration.dataset?.rows(registration.dataset.splits[0] ?? '').slice(0, options.seeds) ?? []
       const resets =
         rows.length > 0 ? rows.map((row) => registration.dataset!.toResetParams(row)) : [{ seed: registration.spec.defaultSeed }]
+      const { envConformanceCases } = await import('../../core/testing/env-conformance.js')
       let failed = 0
       for (const testCase of envConformanceCases({
         createEnv: () => makeEnv(options.env),
@@ -93,5 +93,5 @@ export function registerEnvCommand(program: Command): void {
     .option('--screen <n>', 'rows each searched candidate is screened on', parsePositiveInteger, 100)
     .option('--finalists <n>', 'searched candidates replayed on every row', parsePositiveInteger, 5)
     .option('--out <file>', 'write the report JSON here')
-    .action(runEnvAudit)
+    .action(async (options: EnvAuditOptions) => (await import('./env-audit-action.js')).runEnvAudit(options))
 }

@@ -8,6 +8,7 @@ import { dirname, relative } from 'node:path'
 import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
+import { addRunFacts } from '../../eval/add-run-facts.js'
 import { buildSummary } from '../../eval/build-summary.js'
 import { ceilingPolicies, markCeiling } from '../../eval/ceiling-policies.js'
 import { episodeLine } from '../../eval/episode-record.js'
@@ -89,21 +90,16 @@ async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
   const seconds = (performance.now() - started) / 1000
   const summary = buildSummary(records, registration.dataset?.groupBy ?? [])
   markCeiling(summary, ceilingPolicies(options.env))
-  for (const block of Object.values(summary)) {
-    Object.assign(block, {
-      run: {
-        ...(block as { run?: object }).run,
-        env_id: options.env,
-        dataset: dataset.name,
-        dataset_sha256: dataset.sha256,
-        rows: dataset.rows.length,
-        repeat: options.repeat,
-        ...(options.episodesOut
-          ? { episodes_path: options.out ? relative(dirname(options.out), options.episodesOut) : options.episodesOut }
-          : {}),
-      },
-    })
-  }
+  addRunFacts(summary, {
+    env_id: options.env,
+    dataset: dataset.name,
+    dataset_sha256: dataset.sha256,
+    rows: dataset.rows.length,
+    repeat: options.repeat,
+    ...(options.episodesOut
+      ? { episodes_path: options.out ? relative(dirname(options.out), options.episodesOut) : options.episodesOut }
+      : {}),
+  })
   process.stdout.write(`${renderSummaryTable(summary)}\n`)
   process.stderr.write(
     `${records.length} episodes in ${seconds.toFixed(2)} s (${Math.round(records.length / seconds)} episodes/s, ${options.workers} worker(s))\n`,

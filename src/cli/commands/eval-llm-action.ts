@@ -14,9 +14,10 @@ import { createGgufModel } from '../../agent/gguf-model.js'
 import { modelAgent } from '../../agent/model-agent.js'
 import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
-import type { ChatFormatId } from '../../chat/chat-format.js'
+import type { ChatFormatId } from '../../chat/format-registry.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envRegistry } from '../../envs/index.js'
+import { addRunFacts } from '../../eval/add-run-facts.js'
 import { ceilingSummary } from '../../eval/ceiling-policies.js'
 import { buildLlmSummary } from '../../eval/llm-summary.js'
 import { loadDataset } from '../../eval/load-dataset.js'
@@ -230,25 +231,20 @@ export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<
     ...(options.success ? { successRate: options.success } : {}),
   })
   const unscored = run.lines.filter((line) => line.status !== 'scored').length
-  for (const block of Object.values(summary)) {
-    Object.assign(block, {
-      run: {
-        ...(block as { run?: object }).run,
-        env_id: options.env,
-        dataset: dataset.name,
-        dataset_sha256: dataset.sha256,
-        rows: dataset.rows.length,
-        samples: options.samples,
-        model: model.identity,
-        fingerprint,
-        episodes: run.lines.length,
-        resumed: run.resumed,
-        ran: run.ran,
-        unscored,
-        ...(episodesPath ? { episodes_path: options.out ? relative(dirname(options.out), episodesPath) : episodesPath } : {}),
-      },
-    })
-  }
+  addRunFacts(summary, {
+    env_id: options.env,
+    dataset: dataset.name,
+    dataset_sha256: dataset.sha256,
+    rows: dataset.rows.length,
+    samples: options.samples,
+    model: model.identity,
+    fingerprint,
+    episodes: run.lines.length,
+    resumed: run.resumed,
+    ran: run.ran,
+    unscored,
+    ...(episodesPath ? { episodes_path: options.out ? relative(dirname(options.out), episodesPath) : episodesPath } : {}),
+  })
   if (options.ceiling) {
     // The ceiling (oracle) over the same rows, so the report shows the gap to the best achievable score.
     Object.assign(summary, await ceilingSummary({ envId: options.env, rows: dataset.rows }))

@@ -8,7 +8,7 @@ import { parseFaultRates, randomFaults } from '../../agent/scripted/fault-plan.j
 import { startMockOpenAiServer } from '../../agent/scripted/mock-openai-server.js'
 import { ScriptedPolicyModel } from '../../agent/scripted/scripted-policy-model.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
-import { type ChatFormatId, chatFormatIds } from '../../chat/chat-format.js'
+import { type ChatFormatId, chatFormatIds } from '../../chat/format-registry.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'

@@ -33,6 +33,30 @@ export function printSummary(summary: unknown): void {
   process.stdout.write(`${JSON.stringify(summary)}\n`)
 }
 
+interface ValidationReport {
+  valid: boolean
+  splits: unknown
+  cross_split_errors: unknown
+  report_errors: unknown
+}
+
+/**
+ * Prints a validation report's summary line (`first` fields, then valid, splits and the errors, then
+ * `more`) and sets exit code 1 when the release is invalid.
+ */
+export function printValidation(options: { report: ValidationReport; first?: object; more?: object }): void {
+  const { report } = options
+  printSummary({
+    ...options.first,
+    valid: report.valid,
+    splits: report.splits,
+    cross_split_errors: report.cross_split_errors,
+    report_errors: report.report_errors,
+    ...options.more,
+  })
+  if (!report.valid) process.exitCode = 1
+}
+
 /** The task files every SFT command takes (optional where another flag supplies them, as `pipeline --demo`). */
 export function addTaskFileOptions(command: Command, options: { required?: boolean; datasetRecorded?: boolean } = {}): Command {
   const add = (flags: string, description: string) =>
@@ -123,14 +147,7 @@ export function addReleaseValidateCommand(
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
-      printSummary({
-        valid: report.valid,
-        splits: report.splits,
-        cross_split_errors: report.cross_split_errors,
-        report_errors: report.report_errors,
-        ...(report.canonical_errors ? { canonical_errors: report.canonical_errors } : {}),
-      })
-      if (!report.valid) process.exitCode = 1
+      printValidation({ report, more: report.canonical_errors ? { canonical_errors: report.canonical_errors } : {} })
     },
   )
 }

@@ -13,6 +13,7 @@ import {
   type ExportFlags,
   exportOptions,
   printSummary,
+  printValidation,
 } from './release-options.js'
 
 interface CascadeFlags {
@@ -71,13 +72,6 @@ export function registerReleaseRlCommand(release: Command): void {
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
-      printSummary({
-        valid: report.valid,
-        splits: report.splits,
-        cross_split_errors: report.cross_split_errors,
-        report_errors: report.report_errors,
-        lineage_errors: report.lineage_errors,
-      })
-      if (!report.valid) process.exitCode = 1
+      printValidation({ report, more: { lineage_errors: report.lineage_errors } })
     })
 }

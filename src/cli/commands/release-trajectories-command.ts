@@ -15,6 +15,7 @@ import {
   addTaskFileOptions,
   collect,
   printSummary,
+  printValidation,
   type RecordedDatasetFlags,
   type TaskFileFlags,
   taskFileOptions,
@@ -166,14 +167,7 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
         ...(flags.report ? { report: flags.report } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
-      printSummary({
-        format: report.format,
-        valid: report.valid,
-        splits: report.splits,
-        cross_split_errors: report.cross_split_errors,
-        report_errors: report.report_errors,
-      })
-      if (!report.valid) process.exitCode = 1
+      printValidation({ report, first: { format: report.format } })
     })
 
   trajectories

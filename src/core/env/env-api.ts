@@ -6,24 +6,14 @@
  */
 import type { JsonObject } from '../json/json-value.js'
 import type { ToolDefinition } from '../tools/define-tool.js'
+import type { EnvError } from './env-error.js'
+
+export type { EnvError, EnvErrorIssue } from './env-error.js'
 
 /** One tool call as an agent emits it; `arguments` is whatever arrived and is validated by the env. */
 export interface ToolCall {
   name: string
   arguments?: unknown
-}
-
-export interface EnvErrorIssue {
-  code: string
-  path: string
-  message: string
-}
-
-/** What a bad call turns into inside the observation. */
-export interface EnvError {
-  code: string
-  message: string
-  issues?: EnvErrorIssue[]
 }
 
 /** Every observation is a plain JSON object; `error` is set when the call that produced it was bad. */

@@ -1,6 +1,6 @@
 /** @module core/tools: tools are zod schemas with a name and a description; everything else derives from them. */
 import { z } from 'zod'
-import type { EnvError } from '../env/env-api.js'
+import type { EnvError } from '../env/env-error.js'
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   name: string

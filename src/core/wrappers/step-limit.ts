@@ -4,30 +4,21 @@
  */
 import type { Env, Observation, ResetParams, ResetResult, StepResult, ToolCall } from '../env/env-api.js'
 import { ResetNeededError } from '../errors/reset-needed-error.js'
-import type { JsonObject } from '../json/json-value.js'
 import { boundEchoedInput } from './bound-echoed-input.js'
+import { EnvWrapper } from './env-wrapper.js'
 
-export class StepLimit<O extends Observation = Observation> implements Env<O> {
+export class StepLimit<O extends Observation = Observation> extends EnvWrapper<O> {
   private steps = 0
   private running = false
 
   constructor(
-    readonly inner: Env<O>,
+    inner: Env<O>,
     readonly maxEpisodeSteps: number,
   ) {
+    super(inner)
     if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) {
       throw new RangeError(`maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`)
     }
-  }
-
-  get spec() {
-    return this.inner.spec
-  }
-
-  /** The env under every wrapper. */
-  get unwrapped(): Env<O> {
-    const inner = this.inner as Env<O> & { unwrapped?: Env<O> }
-    return inner.unwrapped ?? inner
   }
 
   reset(params?: ResetParams): ResetResult<O> {
@@ -51,18 +42,6 @@ export class StepLimit<O extends Observation = Observation> implements Env<O> {
       return { ...result, reward, truncated: true, info: { ...result.info, truncated_reason: 'step_limit' } }
     }
     return result
-  }
-
-  render(observation: O): string {
-    return this.inner.render(observation)
-  }
-
-  state(): JsonObject {
-    return this.inner.state()
-  }
-
-  close(): void {
-    this.inner.close?.()
   }
 }
 

@@ -6,8 +6,8 @@
  * tools really were called, and rewards are the env's.
  */
 import type { Env, Observation, ResetParams, ResetResult, StepResult, ToolCall } from '../../core/env/env-api.js'
-import type { JsonObject } from '../../core/json/json-value.js'
 import { EnvRegistry, type MakeEnvOptions } from '../../core/registry/env-registry.js'
+import { EnvWrapper } from '../../core/wrappers/env-wrapper.js'
 
 export interface EpisodeUsage {
   env_id: string
@@ -128,26 +128,17 @@ export class EnvUsageCounters {
 }
 
 /** An env wrapper (like the step limit) that counts resets and steps; behaviour is unchanged. */
-export class UsageCountingEnv<O extends Observation = Observation> implements Env<O> {
+export class UsageCountingEnv<O extends Observation = Observation> extends EnvWrapper<O> {
   private readonly toolNames: ReadonlySet<string>
   private episode: EpisodeUsage | undefined
 
   constructor(
-    readonly inner: Env<O>,
+    inner: Env<O>,
     private readonly envId: string,
     private readonly counters: EnvUsageCounters,
   ) {
+    super(inner)
     this.toolNames = new Set(inner.spec.tools.map((tool) => tool.name))
-  }
-
-  get spec() {
-    return this.inner.spec
-  }
-
-  /** The env under every wrapper. */
-  get unwrapped(): Env<O> {
-    const inner = this.inner as Env<O> & { unwrapped?: Env<O> }
-    return inner.unwrapped ?? inner
   }
 
   reset(params?: ResetParams): ResetResult<O> {
@@ -160,18 +151,6 @@ export class UsageCountingEnv<O extends Observation = Observation> implements En
     const result = this.inner.step(call)
     this.counters.recordStep({ envId: this.envId, toolNames: this.toolNames, episode: this.episode, call, result })
     return result
-  }
-
-  render(observation: O): string {
-    return this.inner.render(observation)
-  }
-
-  state(): JsonObject {
-    return this.inner.state()
-  }
-
-  close(): void {
-    this.inner.close?.()
   }
 }
 

@@ -1,42 +1,43 @@
 /**
  * @module envs/grading: the shape of one leaf of the synthetic steel-maker taxonomy: its standard entry
- * (code, name, path, level, texts) and the tables and fields that hold its data.
+ * (code, name, path, level, texts) and the tables and fields that hold its data. The leaves themselves
+ * are data (`demo-leaves-*.json`), checked against this schema when they load.
  */
+import { z } from 'zod'
+
+const text = z.string().min(1)
 
 /** `[name, Chinese description, English description, home database]`. */
-export type DemoTable = readonly [name: string, description: string, descriptionEn: string, database: string]
+const demoTableSchema = z.tuple([text, text, text, text])
+export type DemoTable = z.infer<typeof demoTableSchema>
 
 /**
  * `[field name, Chinese description, English description, column type, level override?, misleading
- * description?]`. A misleading description names another category's business on purpose.
+ * description?]` (JSON writes a skipped level as null). A misleading description names another
+ * category's business on purpose.
  */
-export type DemoField = readonly [
-  name: string,
-  description: string,
-  descriptionEn: string,
-  type: string,
-  level?: string,
-  misleading?: string,
-]
+const demoFieldSchema = z.tuple([text, text, text, text, z.enum(['L1', 'L2', 'L3', 'L4']).nullable().optional(), text.optional()])
+export type DemoField = z.infer<typeof demoFieldSchema>
 
-export interface DemoLeaf {
+export const demoLeafSchema = z.strictObject({
   /** The category id (`id_strategy: code`). */
-  code: string
-  name: string
+  code: text,
+  name: text,
   /** `[data domain, business area, sub-area]`; the leaf name is level_4. */
-  path: readonly [string, string, string]
+  path: z.tuple([text, text, text]),
   /** The level most of its fields carry. */
-  level: 'L1' | 'L2' | 'L3' | 'L4'
+  level: z.enum(['L1', 'L2', 'L3', 'L4']),
   /** The registry's compact summary. */
-  summary: string
+  summary: text,
   /** The corpus description. */
-  description: string
+  description: text,
   /** Further corpus descriptions (English). */
-  descriptions: readonly string[]
+  descriptions: z.array(text),
   /** Example data items of the standard entry. */
-  examples: readonly string[]
+  examples: z.array(text),
   /** Relative share of fields in a typical catalogue. */
-  weight: number
-  tables: readonly DemoTable[]
-  fields: readonly DemoField[]
-}
+  weight: z.number().positive(),
+  tables: z.array(demoTableSchema).min(1),
+  fields: z.array(demoFieldSchema).min(1),
+})
+export type DemoLeaf = z.infer<typeof demoLeafSchema>

@@ -2,15 +2,18 @@
  * @module envs/grading: the synthetic steel-maker taxonomy (32 leaves, levels L1–L4) and the systems its
  * tables live in. Everything here is fabricated; ids mimic the original's A/B/C code style.
  */
-import type { DemoLeaf } from './demo-leaf.js'
-import { managementLeaves } from './demo-leaves-management.js'
-import { productionLeaves } from './demo-leaves-production.js'
+import { type DemoLeaf, demoLeafSchema } from './demo-leaf.js'
+import managementLeaves from './demo-leaves-management.json' with { type: 'json' }
+import productionLeaves from './demo-leaves-production.json' with { type: 'json' }
 
 /** The demo dataset's name (configuration, not code: any `[a-z][a-z0-9_-]*` name works). */
 export const demoDatasetName = 'steel_demo'
 
-/** Leaves in registry order (which fixes the choice ids). */
-export const demoLeaves: readonly DemoLeaf[] = [...productionLeaves, ...managementLeaves]
+/**
+ * Leaves in registry order (which fixes the choice ids): part 1, research and production data domains;
+ * part 2, operations, management and external data domains.
+ */
+export const demoLeaves: readonly DemoLeaf[] = demoLeafSchema.array().parse([...productionLeaves, ...managementLeaves])
 
 /** `[name, description]` of each source system; tables are replicated into the warehouse layers. */
 export const demoDatabases: Readonly<Record<string, string>> = {

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { envConformanceCases } from '../../../core/testing/env-conformance.js'
 import { makeEnv } from '../../index.js'
+import { arenaViewKeys } from '../shared/__fixtures__/view-keys.js'
 import type { ProposalViewV1 } from './observation-view.js'
 import { ReleaseOpsV1Env, type ReleaseOpsV1Observation } from './releaseops-v1-env.js'
 import type { FamilyV1 } from './scenario.js'
@@ -101,18 +102,7 @@ describe('releaseops-v1 golden scenarios (releaseops-original.md §14)', () => {
 
   it('green_ci seed 8491 medium renders the §5.2 observation', () => {
     const { env, view } = reset('green_ci_disabled_payment_test', 8491)
-    expect(Object.keys(view)).toEqual([
-      'phase',
-      'phase_index',
-      'hours_to_deadline',
-      'review_budget_remaining',
-      'evidence_actions_remaining',
-      'release',
-      'release_checks',
-      'rules',
-      'proposals',
-      'worker_stats',
-    ])
+    expect(Object.keys(view)).toEqual(arenaViewKeys)
     expect(view.release_checks).toEqual({
       open_p1_bug: false,
       payment_tests_disabled: true,

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { pythonDumps, pythonDumpsIndent2 } from '../../../core/json/python-json.js'
+import { arenaViewKeys } from '../shared/__fixtures__/view-keys.js'
 import { ask, hold, inspect, startEpisode as start } from './__fixtures__/start-episode.js'
 
 describe('releaseops-v2 observation', () => {
   it('keeps the v1 view keys, hides every fact and replaces possible_rule_violations with claims', () => {
     const { env, reset } = start()
     const view = reset.observation.view
-    expect(Object.keys(view)).toEqual([
-      'phase',
-      'phase_index',
-      'hours_to_deadline',
-      'review_budget_remaining',
-      'evidence_actions_remaining',
-      'release',
-      'release_checks',
-      'rules',
-      'proposals',
-      'worker_stats',
-    ])
+    expect(Object.keys(view)).toEqual(arenaViewKeys)
     expect(view.release_checks).toEqual({
       open_p1_bug: 'unverified',
       payment_tests_disabled: 'unverified',

@@ -8,10 +8,21 @@
  * Every decision about a fact reads only that fact, the actions and the rolls, never another fact: so
  * flipping one hidden fact changes no other fact, now or after any number of revisions.
  */
-import type { EpisodeV2 } from './episode-v2.js'
-import { badValue, factKeys, isFactBad, ruleOfFact } from './facts.js'
+import type { ReleaseFacts } from '../shared/safety-rules.js'
+import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact } from './facts.js'
+import type { ScenarioV2 } from './scenario-v2.js'
 
-export function reviseCandidate(episode: EpisodeV2): void {
+/** What a revision reads of the episode, and the facts it rewrites (an `EpisodeV2` is one). */
+export interface RevisedEpisode {
+  readonly scenario: Pick<ScenarioV2, 'hidden' | 'hazards' | 'fixProbability' | 'breakProbability'>
+  readonly metrics: { readonly phase_advances: number }
+  readonly blocksThisPhase: number
+  readonly facts: ReleaseFacts
+  readonly reported: ReadonlySet<FactKey>
+  readonly accepted: ReadonlySet<FactKey>
+}
+
+export function reviseCandidate(episode: RevisedEpisode): void {
   const scenario = episode.scenario
   const advance = episode.metrics.phase_advances - 1
   const fixRolls = scenario.hidden.fixRolls[advance]

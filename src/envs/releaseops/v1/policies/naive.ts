@@ -1,18 +1,10 @@
 /** @module envs/releaseops/v1/policies: `naive_baseline`: approve every unresolved proposal in order. */
-import { generatorPolicy } from '../../../../core/policy/policy.js'
-import type { ReleaseOpsV1Observation } from '../releaseops-v1-env.js'
-import { approve, hold } from './calls.js'
+import { approve, unresolvedProposalsPolicy } from './calls.js'
 
 export function naivePolicy() {
-  return generatorPolicy<ReleaseOpsV1Observation>('naive', function* ({ observation: first }) {
+  return unresolvedProposalsPolicy('naive', function* (first, unresolved) {
     let observation = first
-    for (;;) {
-      const unresolved = observation.view.proposals.filter((proposal) => proposal.status === 'unresolved')
-      if (unresolved.length === 0) {
-        observation = yield hold('awaiting_fix')
-        continue
-      }
-      for (const proposal of unresolved) observation = yield approve(proposal.id)
-    }
+    for (const proposal of unresolved) observation = yield approve(proposal.id)
+    return observation
   })
 }

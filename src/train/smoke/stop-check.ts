@@ -1,13 +1,12 @@
 /**
- * @module cli: the smoke's stop check: a second, longer run is stopped once it is training; the status
+ * @module train/smoke: the smoke's stop check: a second, longer run is stopped once it is training; the status
  * must say `stopped` with the signal, and no process of the trainer's group may be left (no orphan).
  */
-
-import { processGroupMembers } from '../../train/process-group.js'
-import type { SmokeCheck } from '../../train/smoke-checks.js'
-import { log, type SmokeClient, sleep } from './train-smoke-steps.js'
-
-type Json = Record<string, unknown>
+import { processGroupMembers } from '../process-group.js'
+import type { SmokeCheck } from './smoke-checks.js'
+import { parseReply, type SmokeClient } from './smoke-client.js'
+import { trainingMetricsReplySchema, trainingStartReplySchema, trainingStatusReplySchema } from './smoke-replies.js'
+import { log, sleep } from './smoke-steps.js'
 
 export async function runStopCheck(options: { client: SmokeClient; env: string }): Promise<SmokeCheck[]> {
   const { client } = options
@@ -25,22 +24,22 @@ export async function runStopCheck(options: { client: SmokeClient; env: string }
   })
   if (start.status !== 202)
     return [{ name: 'stop mid-run', ok: false, detail: `start: HTTP ${start.status} ${JSON.stringify(start.json)}` }]
-  const pid = (start.json as Json).pid as number
+  const { pid } = parseReply(trainingStartReplySchema, 'POST /train/start', start)
   // Training has begun once the trainer logged its first step.
   const deadline = Date.now() + 5 * 60_000
   let step = 0
   while (Date.now() < deadline) {
-    const metrics = (await client.request('GET', '/train/metrics')).json as Json
-    step = typeof metrics.global_step === 'number' ? metrics.global_step : 0
+    const metrics = await client.parsed(trainingMetricsReplySchema, 'GET', '/train/metrics')
+    step = metrics.global_step ?? 0
     if (step >= 1) break
-    const status = (await client.request('GET', '/train/status')).json as Json
+    const status = await client.parsed(trainingStatusReplySchema, 'GET', '/train/status')
     if (!status.running) break
     await sleep(500)
   }
   const before = (await processGroupMembers(pid)) ?? []
   log(`stopping run at step ${step}: process group ${pid} has ${before.length} process(es)`)
   const stop = await client.request('POST', '/train/stop')
-  const status = stop.json as Json
+  const status = trainingStatusReplySchema.partial().safeParse(stop.json).data ?? {}
   await sleep(300)
   const after = (await processGroupMembers(pid)) ?? []
   const again = await client.request('POST', '/train/stop')

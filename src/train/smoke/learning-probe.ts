@@ -1,5 +1,5 @@
 /**
- * @module cli: the smoke's learning probe. The warm model (before GRPO) and the trained one (after) each
+ * @module train/smoke: the smoke's learning probe. The warm model (before GRPO) and the trained one (after) each
  * write first calls for the same held-out episodes (the `eval_seen` split: seeds GRPO never trained on),
  * sampled with one fixed seed; a server of their own judges every call, so the GRPO run's counters stay
  * exactly the trainer's. Learning is shown when the accepted-call rate goes up.
@@ -7,20 +7,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { envRegistry } from '../../envs/index.js'
-import { parseServerOptions } from '../../server/server-options.js'
-import { startServer } from '../../server/start-server.js'
-import type { SmokeCheck } from '../../train/smoke-checks.js'
-import { runPython, SmokeStepError } from './train-smoke-steps.js'
-
-export interface ProbeStats {
-  samples: number
-  completions_with_call: number
-  accepted_calls: number
-  rejected_calls: number
-  accepted_call_rate: number
-  mean_first_step_reward: number
-  accepted_by_tool: Record<string, number>
-}
+import type { SmokeCheck } from './smoke-checks.js'
+import { type ProbeStats, probeReportSchema } from './smoke-replies.js'
+import { runPython, type SmokeServerStarter, SmokeStepError } from './smoke-steps.js'
 
 export interface Learning {
   metric: 'accepted_call_rate'
@@ -41,6 +30,7 @@ export async function runLearningProbe(options: {
   work: string
   before: string
   after: string
+  startServer: SmokeServerStarter
 }): Promise<{ learning: Learning; check: SmokeCheck }> {
   const dataset = envRegistry.get(options.envId).dataset
   if (!dataset) throw new SmokeStepError('no_dataset', `${options.envId} has no dataset.`)
@@ -48,11 +38,7 @@ export async function runLearningProbe(options: {
   const rowsPath = join(options.work, 'probe-rows.jsonl')
   await writeFile(rowsPath, rows.map((row) => `${dataset.serializeRow(row)}\n`).join(''))
   const out = join(options.work, 'probe.json')
-  const server = await startServer({
-    options: parseServerOptions({ host: '127.0.0.1', port: 0, logLevel: 'warn', defaultEnvId: options.envId }),
-    registry: envRegistry,
-    registryDefaultEnvId: options.envId,
-  })
+  const server = await options.startServer({ envId: options.envId })
   try {
     await runPython({
       python: options.python,
@@ -87,7 +73,9 @@ export async function runLearningProbe(options: {
   } finally {
     await server.close()
   }
-  const report = JSON.parse(await readFile(out, 'utf8')) as { models: { before: ProbeStats; after: ProbeStats } }
+  const parsed = probeReportSchema.safeParse(JSON.parse(await readFile(out, 'utf8')))
+  if (!parsed.success) throw new SmokeStepError('bad_probe_report', `${out}: ${parsed.error.issues[0]?.message}`)
+  const report = parsed.data
   const { before, after } = report.models
   const learning: Learning = {
     metric: 'accepted_call_rate',

@@ -1,34 +1,18 @@
 /**
- * @module train: what a training smoke run must show, checked from evidence the trainer cannot fake:
+ * @module train/smoke: what a training smoke run must show, checked from evidence the trainer cannot fake:
  * the env server's own counters (every rollout reset the env, tools were called through the server,
  * the rewards the trainer logged are the episodes' cumulative rewards on the server) and the logged
  * history (tool calls, non-zero loss and grad norm, the env's reward column), plus a written checkpoint.
  */
-import type { LogRow } from './log-history.js'
+import type { LogRow } from '../log-history.js'
+import type { RolloutLine, ServerCounters } from './smoke-replies.js'
+
+export type { RolloutLine, ServerCounters } from './smoke-replies.js'
 
 export interface SmokeCheck {
   name: string
   ok: boolean
   detail: string
-}
-
-/** One line of the trainer's `rollouts.jsonl`. */
-export interface RolloutLine {
-  rollout: number
-  seed?: number
-  family?: string
-  reward: number
-  tool_calls: number
-  tool_errors: number
-}
-
-/** What `GET /counters?env=<id>` answers, as far as the checks read it. */
-export interface ServerCounters {
-  envs: Record<
-    string,
-    { resets: number; steps: number; tool_calls: Record<string, number>; tool_calls_total: number; tool_errors: number }
-  >
-  recent_episodes: { env_id: string; seed: number | null; family: string | null; cumulative_reward: number; tool_calls: number }[]
 }
 
 export interface SmokeEvidence {

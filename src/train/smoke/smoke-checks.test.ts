@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { LogRow } from './log-history.js'
+import type { LogRow } from '../log-history.js'
 import { checkSmokeRun, type SmokeEvidence } from './smoke-checks.js'
 
 const steps: LogRow[] = [

@@ -1,0 +1,67 @@
+/**
+ * @module train: what `GET /train/status` answers about the one supervised trainer run (the states of
+ * `training-supervisor.ts`).
+ */
+
+export type TrainingState = 'idle' | 'starting' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped'
+
+export interface HubPushStatus {
+  state: 'pushing' | 'pushed' | 'failed'
+  repo: string
+  path: string
+  commit?: string
+  error?: string
+}
+
+export interface TrainingStatus {
+  state: TrainingState
+  running: boolean
+  run_id: string | null
+  preset: string | null
+  env_id: string | null
+  model: string | null
+  pid: number | null
+  started_at: string | null
+  ended_at: string | null
+  elapsed_seconds: number | null
+  exit_code: number | null
+  signal: string | null
+  /** Relative to the outputs root. */
+  run_dir: string | null
+  log_path: string | null
+  metrics_path: string | null
+  command: string[] | null
+  rows: number | null
+  parameters: Record<string, unknown> | null
+  /** The end of the log when the run failed (crash diagnosis without opening the log). */
+  last_log_lines: string[] | null
+  error: { code: string; message: string } | null
+  hub_push: HubPushStatus | null
+}
+
+/** The status before any run. */
+export function idleTrainingStatus(): TrainingStatus {
+  return {
+    state: 'idle',
+    running: false,
+    run_id: null,
+    preset: null,
+    env_id: null,
+    model: null,
+    pid: null,
+    started_at: null,
+    ended_at: null,
+    elapsed_seconds: null,
+    exit_code: null,
+    signal: null,
+    run_dir: null,
+    log_path: null,
+    metrics_path: null,
+    command: null,
+    rows: null,
+    parameters: null,
+    last_log_lines: null,
+    error: null,
+    hub_push: null,
+  }
+}

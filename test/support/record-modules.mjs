@@ -1,0 +1,3 @@
+import { register } from 'node:module'
+
+register(new URL('./record-module-urls.mjs', import.meta.url))
