@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { auditPassed, auditPromptConflicts, type BundleAuditReport, bundleAuditReports } from '../audit/prompt-conflict-audit.js'
 import type { PromptKeyGroups } from '../audit/prompt-key-groups.js'
 import type { ResolutionReport } from '../canonical/build-canonical.js'
@@ -47,9 +48,9 @@ export interface PublishLineInputs {
 const secondsSince = (started: number) => (performance.now() - started) / 1000
 
 /** A publication's build stops with this when the line's checks failed: nothing is published. */
-class PublicationWithheldError extends Error {
+class PublicationWithheldError extends ReleaseOpsError {
   constructor() {
-    super('publication withheld: the line failed before its checks passed')
+    super({ code: 'publication_withheld', message: 'publication withheld: the line failed before its checks passed' })
   }
 }
 
