@@ -17,7 +17,7 @@ const vouches = (proposal: ProposalViewV2) => Object.values(proposal.claims).inc
 const dissents = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('fail')
 
 /** Refs worth reading, in order: the ship's, then the vouching proposals', then the dissenters'. */
-function readingList(view: ObservationViewV2, first: readonly string[]): string[] {
+export function shippedReadingList(view: ObservationViewV2, first: readonly string[]): string[] {
   const refs: string[] = [...first]
   const add = (proposal: ProposalViewV2) => {
     for (const ref of proposal.refs) if (!refs.includes(ref)) refs.push(ref)
@@ -33,8 +33,16 @@ function blockRule(proposal: ProposalViewV2, broken: readonly RuleId[]): RuleId 
   return broken.find((rule) => proposal.claims[rule] === 'pass')
 }
 
-export function evidenceHeuristicPolicy() {
-  return generatorPolicy<ReleaseOpsV3Observation>('evidence-heuristic', function* ({ observation: start }) {
+/** What a variant may change: its name and its reading list (tests measure a reading rule against the shipped one). */
+export interface EvidenceHeuristicOptions {
+  name?: string
+  readingList?: (view: ObservationViewV2, first: readonly string[]) => string[]
+}
+
+export function evidenceHeuristicPolicy(options: EvidenceHeuristicOptions = {}) {
+  const readingList = options.readingList ?? shippedReadingList
+  const name = options.name ?? 'evidence-heuristic'
+  return generatorPolicy<ReleaseOpsV3Observation>(name, function* ({ observation: start }) {
     let observation = start
     const read = new Set<string>()
     const rejected = new Set<string>()
