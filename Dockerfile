@@ -24,6 +24,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build's last step writes dist/env-catalogue.json (`env list` without loading the envs).
+COPY scripts/write-env-catalogue.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${CUDA_IMAGE}

@@ -20,7 +20,7 @@ envRegistry.register(gradingV1)
 for (const policy of gradingV1Policies) policyRegistry.register(gradingV1.spec.id, policy)
 
 /** The env every command uses when none is named. */
-export const defaultEnvId = 'releaseops-v3'
+export { defaultEnvId } from './default-env-id.js'
 
 /** `makeEnv(id)`: a registered env with the default wrappers (step limit, order checks). */
 export function makeEnv<O extends Observation = Observation>(id: string, options?: MakeEnvOptions): Env<O> {

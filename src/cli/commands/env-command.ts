@@ -1,6 +1,6 @@
 /** @module cli: `releaseops env list|render|check|audit`. */
 import type { Command } from 'commander'
-import { defaultEnvId, envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
+import { defaultEnvId } from '../../envs/default-env-id.js'
 import { parseInteger, parseJsonObject, parsePositiveInteger } from '../parse-options.js'
 import type { EnvAuditOptions } from './env-audit-action.js'
 
@@ -19,17 +19,7 @@ export function registerEnvCommand(program: Command): void {
   env
     .command('list')
     .description('List environments with their tools and policies.')
-    .action(() => {
-      for (const id of envRegistry.ids()) {
-        const spec = envRegistry.spec(id)
-        process.stdout.write(`${id}${id === defaultEnvId ? ' (default)' : ''}\n  ${spec.description}\n`)
-        process.stdout.write(`  tools: ${spec.tools.map((tool) => tool.name).join(', ')}\n`)
-        process.stdout.write(`  policies: ${policyRegistry.names(id).join(', ') || '(none)'}\n`)
-        process.stdout.write(
-          `  max steps: ${spec.maxEpisodeSteps}; splits: ${envRegistry.get(id).dataset?.splits.join(', ') ?? '(none)'}\n`,
-        )
-      }
-    })
+    .action(async () => (await import('./env-list.js')).runEnvList())
 
   env
     .command('render')
@@ -40,7 +30,8 @@ export function registerEnvCommand(program: Command): void {
     .option('--difficulty <level>', 'difficulty')
     .option('--archetype-mix <mix>', 'archetype mix')
     .option('--options <json>', 'any other reset options, as a JSON object', parseJsonObject)
-    .action((options: RenderOptions) => {
+    .action(async (options: RenderOptions) => {
+      const { makeEnv } = await import('../../envs/index.js')
       const instance = makeEnv(options.env)
       const resetOptions: Record<string, unknown> = { ...options.options }
       if (options.family !== undefined) resetOptions.family = options.family
@@ -60,6 +51,7 @@ export function registerEnvCommand(program: Command): void {
     .option('--fuzz-calls <n>', 'random calls in the fuzz case', parsePositiveInteger, 10_000)
     .option('--seeds <n>', 'how many seeds to exercise', parsePositiveInteger, 5)
     .action(async (options: { env: string; fuzzCalls: number; seeds: number }) => {
+      const { envRegistry, makeEnv } = await import('../../envs/index.js')
       const registration = envRegistry.get(options.env)
       const rows = registration.dataset?.rows(registration.dataset.splits[0] ?? '').slice(0, options.seeds) ?? []
       const resets =
