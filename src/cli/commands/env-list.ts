@@ -44,7 +44,7 @@ export async function writeEnvCatalogue(files: EnvCatalogueFiles = builtFiles): 
 /** The built catalogue, or null when it is missing, unreadable or not written for this envs module. */
 export function readBuiltCatalogue(files: EnvCatalogueFiles = builtFiles): EnvCatalogueEntry[] | null {
   const envsModuleMtimeMs = mtimeOf(files.envsModule)
-  if (envsModuleMtimeMs === undefined || mtimeOf(files.catalogue) === undefined) return null
+  if (envsModuleMtimeMs === undefined) return null
   try {
     const file = JSON.parse(readFileSync(files.catalogue, 'utf8')) as Partial<CatalogueFile>
     return file.envsModuleMtimeMs === envsModuleMtimeMs && Array.isArray(file.entries) ? file.entries : null
