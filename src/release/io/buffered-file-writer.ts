@@ -60,10 +60,18 @@ export class BufferedFileWriter {
     this.position = 0
   }
 
-  /** Everything written, after `close` of a writer made with `keep` (the chunks are then let go). */
-  keptBytes(): Buffer {
+  /**
+   * Everything written, after `close` of a writer made with `keep` (the chunks are then let go), in a
+   * buffer of its own (never Node's shared pool), so it can be moved to another thread.
+   */
+  keptBytes(): Uint8Array {
     if (!this.kept || this.digest === undefined) throw new Error('keptBytes needs a closed writer made with keep')
-    const bytes = Buffer.concat(this.kept)
+    const bytes = new Uint8Array(this.kept.reduce((sum, chunk) => sum + chunk.length, 0))
+    let offset = 0
+    for (const chunk of this.kept) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
     this.kept.length = 0
     return bytes
   }

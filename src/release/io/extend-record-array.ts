@@ -2,7 +2,9 @@
  * @module release/io: a record file (`[\n{…},\n{…}\n]\n`, as `RecordArrayWriter` writes it) whose records
  * each gain more keys after their own, from the file's bytes and one suffix per record: no record is parsed,
  * serialised or even decoded again. A record's JSON never holds a raw newline, so its lines are its records.
+ * (The one user, `writeRecordArrayInWorker`, states the contract; see decision 0040 for why it is kept.)
  */
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 
 /** Where the extended file goes: its own bytes are copied, suffixes encoded. */
 export interface ByteSink {
@@ -25,12 +27,18 @@ export interface Suffixes {
 /**
  * Writes the extended file to `sink`: record `i` is the original record without its closing brace, then
  * its suffix, then `}`. Returns the record count; bytes that are not in the writer's layout, or a suffix
- * count that differs from the record count, throw.
+ * count that differs from the record count, throw. `checks` holds the JSON of some of the extended records
+ * by index: a record written otherwise throws `extension_mismatch` (its records did not extend these).
  */
-export function extendRecordArray(bytes: Uint8Array, suffixes: Suffixes, sink: ByteSink): number {
+export function extendRecordArray(
+  bytes: Uint8Array,
+  suffixes: Suffixes,
+  sink: ByteSink,
+  checks: ReadonlyMap<number, string> = new Map(),
+): number {
   const expected = suffixes.ids.length
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
-  const text = (start: number, end: number) => file.toString('latin1', start, end)
+  const text = (start: number, end: number, encoding: BufferEncoding = 'latin1') => file.toString(encoding, start, end)
   if (file.length === 3 && text(0, 3) === '[]\n') {
     if (expected !== 0) throw new Error(`an empty record file cannot take ${expected} suffixes`)
     sink.write('[]\n')
@@ -57,7 +65,14 @@ export function extendRecordArray(bytes: Uint8Array, suffixes: Suffixes, sink: B
     const id = suffixes.ids[count] as number
     const suffix = suffixes.texts[id]
     if (suffix === undefined) throw new Error(`record ${count + 1} has no suffix ${id}`)
-    if (brace === position + 1 && suffix.startsWith(',')) {
+    const empty = brace === position + 1 && suffix.startsWith(',')
+    const check = checks.get(count)
+    if (check !== undefined && check !== (empty ? `{${suffix.slice(1)}}` : `${text(position, brace, 'utf8')}${suffix}}`))
+      throw new ReleaseOpsError({
+        code: 'extension_mismatch',
+        message: `record ${count + 1} is not its base record with its new keys: the records do not extend the base file`,
+      })
+    if (empty) {
       // `{}` gains its first key: no comma before it.
       sink.write(`{${suffix.slice(1)}${isLast ? '}\n' : '},\n'}`)
     } else {

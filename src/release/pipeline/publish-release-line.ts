@@ -1,8 +1,9 @@
 /**
  * @module release/pipeline: the second half of the release line, once every record is built and grouped:
- * quarantine → split → canonical dataset, legacy SFT export and audit reports. The worker threads get their
- * jobs first (the canonical file, the SFT files) and this thread audits while they write; both releases
- * are published only once the audits and the label-gap gate have passed, so a failure publishes nothing.
+ * quarantine → split → canonical dataset, legacy SFT export and audit reports. Each stage writes its own
+ * files; worker threads encode and write them (the canonical file, the SFT files) while this thread audits.
+ * Both releases are published only once the audits and the label-gap gate have passed, so a failure
+ * publishes nothing.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,13 +15,12 @@ import type { ResolutionReport } from '../canonical/build-canonical.js'
 import { quarantineConflicts } from '../canonical/run-quarantine-conflicts.js'
 import { type SplitReport, splitRecords } from '../canonical/split-records.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
-import { SuffixTable } from '../io/extend-record-array.js'
 import type { LoadedTask } from '../io/load-task-files.js'
 import { publishDirectory } from '../io/publish-directory.js'
 import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.js'
 import { planLegacySft } from '../sft/legacy-sft-rows.js'
-import type { BackgroundFileWriter } from '../workers/background-file-writer.js'
 import { settleable } from '../workers/settleable.js'
+import { writeRecordArrayInWorker } from '../workers/write-record-array-in-worker.js'
 import type { SftWriters } from '../workers/write-sft-in-workers.js'
 import type { releaseLineLayout } from './release-line-layout.js'
 import { writeAuditReport } from './release-line-report.js'
@@ -33,11 +33,11 @@ export interface PublishLineInputs {
   layout: ReturnType<typeof releaseLineLayout>
   /** The canonical records, in processed order. */
   records: CanonicalRecord[]
+  /** The processed file's bytes (handed over): each canonical record extends its record there. */
+  processedBytes: Uint8Array
   /** Their audit grouping, built as they were made. */
   groups: PromptKeyGroups
   resolution: ResolutionReport & { inputs: Record<string, string | null> }
-  /** The processed file's writer, which kept its bytes: it writes the canonical file from them. */
-  processedFile: BackgroundFileWriter
   writers: SftWriters
   loaded: LoadedTask
   standards: { classification: string; grading: string }
@@ -129,17 +129,17 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
     if (!(await verdict.promise)) throw new PublicationWithheldError()
   }
 
-  // The canonical file: written by the processed file's worker while this thread goes on.
-  const table = new SuffixTable('schema_version')
-  for (const record of split.records) table.add(record)
-  const suffixes = table.suffixes()
-  const canonicalCount = suffixes.ids.length
+  // The canonical file: a worker writes it from the records' new keys and the processed file's bytes.
+  const canonicalCount = split.records.length
   let canonicalSha256 = ''
   const canonicalStarted = performance.now()
   const canonicalPublished = publishDirectory({
     target: layout.canonical,
     async build(staging) {
-      canonicalSha256 = (await inputs.processedFile.writeExtended(join(staging, 'all.json'), suffixes)).sha256
+      canonicalSha256 = await writeRecordArrayInWorker(join(staging, 'all.json'), split.records, {
+        bytes: inputs.processedBytes,
+        from: 'schema_version',
+      })
       const reports = { resolution_report: inputs.resolution, quarantine_report: quarantine, split_report: split.report }
       for (const [name, value] of Object.entries(reports)) {
         if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)

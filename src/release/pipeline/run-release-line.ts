@@ -85,7 +85,6 @@ async function runLine(
     // Each processed record is written to its file before it is built, and used no more after.
     adopt: true,
   })
-  let processedFile: BackgroundFileWriter | undefined
   // The raw audit's grouping is built record by record too.
   const rawGroups = new PromptKeyGroups({ split: 'all', levelField, source: 'canonical' })
   let writers: SftWriters | undefined
@@ -96,14 +95,13 @@ async function runLine(
       async () => {
         let result: Awaited<ReturnType<typeof preprocessWorkbook>> | undefined
         let sha256 = ''
+        let bytes: Uint8Array = new Uint8Array()
         await writeFileAtomicAsync({
           path: layout.processed,
           async write(temporary) {
-            // A worker encodes, hashes and writes the file while this thread builds canonical records. It keeps
-            // the bytes: every canonical record is its processed record with keys added, so the same worker
-            // writes the canonical file from them and short suffixes.
+            // A worker encodes, hashes and writes the file while this thread builds canonical records; its bytes
+            // come back, for the canonical file (each canonical record extends its processed record).
             const file = new BackgroundFileWriter(temporary, { keep: true })
-            processedFile = file
             try {
               const writer = new RecordArrayWriter(file)
               result = await preprocessWorkbook(
@@ -127,11 +125,13 @@ async function runLine(
               await file.abandon()
               throw error
             }
-            sha256 = await file.close()
+            const closed = await file.closeKeeping()
+            sha256 = closed.sha256
+            bytes = closed.bytes
           },
         })
         throwBuildIssues(layout.processed, builder.issues)
-        return { ...(result as NonNullable<typeof result>), sha256 }
+        return { ...(result as NonNullable<typeof result>), sha256, bytes }
       },
     )
     const resolution = builder.report()
@@ -149,9 +149,9 @@ async function runLine(
       quarantine: options.quarantine ?? true,
       layout,
       records: builder.records,
+      processedBytes: processed.bytes,
       groups: rawGroups,
       resolution: { ...resolution, inputs: { processed_sha256: processed.sha256, ...inputs.hashes } },
-      processedFile: processedFile as BackgroundFileWriter,
       writers,
       loaded,
       standards,
@@ -171,6 +171,6 @@ async function runLine(
     })
     return { report, timings }
   } finally {
-    await Promise.all([writers?.close(), processedFile?.abandon()])
+    await writers?.close()
   }
 }

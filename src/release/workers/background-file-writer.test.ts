@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SuffixTable } from '../io/extend-record-array.js'
 import { RecordArrayWriter, writeRecordArray } from '../io/record-array-file.js'
 import { BackgroundFileWriter } from './background-file-writer.js'
 
@@ -25,21 +24,19 @@ describe('background file writer', () => {
     expect(readFileSync(join(directory, 'there.json')).equals(readFileSync(join(directory, 'here.json')))).toBe(true)
   })
 
-  it('keeps a record file text, to write a second file whose records extend these', async () => {
+  it('with keep, hands the file bytes back on close, in a buffer of their own', async () => {
     directory = mkdtempSync(join(tmpdir(), 'background-writer-'))
     const records = Array.from({ length: 3000 }, (_, index) => ({ id: index, text: `记录 ${index} `.repeat(40) }))
-    const file = new BackgroundFileWriter(join(directory, 'base.json'), { keep: true, batchCharacters: 10_000 })
+    const file = new BackgroundFileWriter(join(directory, 'kept.json'), { keep: true, batchCharacters: 10_000 })
     const writer = new RecordArrayWriter(file)
     for (const record of records) writer.add(record)
     writer.end()
-    expect(await file.close()).toBe(writeRecordArray(join(directory, 'base-here.json'), records).sha256)
-    const extended = records.map((record, index) => ({ ...record, schema_version: 2, split: index % 3 ? 'train' : null }))
-    const table = new SuffixTable('schema_version')
-    for (const record of extended) table.add(record)
-    const written = await file.writeExtended(join(directory, 'extended.json'), table.suffixes())
-    const here = writeRecordArray(join(directory, 'extended-here.json'), extended)
-    expect(written).toEqual(here)
-    expect(readFileSync(join(directory, 'extended.json')).equals(readFileSync(join(directory, 'extended-here.json')))).toBe(true)
+    const closed = await file.closeKeeping()
+    expect(closed.sha256).toBe(writeRecordArray(join(directory, 'here.json'), records).sha256)
+    expect(Buffer.from(closed.bytes).equals(readFileSync(join(directory, 'kept.json')))).toBe(true)
+    expect(closed.bytes.byteOffset).toBe(0)
+    expect(closed.bytes.buffer.byteLength).toBe(closed.bytes.byteLength)
+    await expect(new BackgroundFileWriter(join(directory, 'plain.json')).closeKeeping()).rejects.toThrow(/keep/)
   })
 
   it('reports a file it cannot create when it is closed', async () => {

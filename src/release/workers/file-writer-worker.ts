@@ -1,22 +1,21 @@
 /**
- * @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it. With
- * `keep`, the bytes of a record file are kept after closing, for one `extend` job: a second record file whose
- * records are these records with more keys after their own (see `BackgroundFileWriter.writeExtended`).
+ * @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it (with
+ * `keep`, sending the file's bytes back). An `extend` job writes a record file extending a base one instead
+ * (see `writeRecordArrayInWorker`), and closes it.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
 import { extendRecordArray, type Suffixes } from '../io/extend-record-array.js'
 import { type SerializedError, serializeError } from './worker-error.js'
 
-export type FileWriterMessage =
-  | { type: 'closed'; sha256: string }
-  | { type: 'extended'; count: number; sha256: string }
-  | { type: 'error'; error: SerializedError }
+export type FileWriterMessage = { type: 'closed'; sha256: string; bytes?: Uint8Array } | { type: 'error'; error: SerializedError }
 
-export type FileWriterJob = string | null | { type: 'extend'; path: string; suffixes: Suffixes }
+export type FileWriterJob =
+  | string
+  | null
+  | { type: 'extend'; base: Uint8Array; suffixes: Suffixes; checks: ReadonlyMap<number, string> }
 
 const port = parentPort as NonNullable<typeof parentPort>
-const post = (message: FileWriterMessage) => port.postMessage(message)
 const { path, keep } = workerData as { path: string; keep?: boolean }
 
 try {
@@ -27,23 +26,19 @@ try {
         file.write(job)
         return
       }
-      if (job === null) {
-        file.close()
-        post({ type: 'closed', sha256: file.sha256() })
-        if (!keep) port.close()
-        return
-      }
-      const extended = new BufferedFileWriter(job.path)
-      const count = extendRecordArray(file.keptBytes(), job.suffixes, extended)
-      extended.close()
-      post({ type: 'extended', count, sha256: extended.sha256() })
-      port.close()
+      if (job !== null) extendRecordArray(job.base, job.suffixes, file, job.checks)
+      file.close()
+      const bytes = keep ? file.keptBytes() : undefined
+      port.postMessage(
+        { type: 'closed', sha256: file.sha256(), ...(bytes ? { bytes } : {}) } satisfies FileWriterMessage,
+        bytes ? [bytes.buffer as ArrayBuffer] : [],
+      )
     } catch (error) {
-      post({ type: 'error', error: serializeError(error) })
-      port.close()
+      port.postMessage({ type: 'error', error: serializeError(error) } satisfies FileWriterMessage)
     }
+    port.close()
   })
 } catch (error) {
-  post({ type: 'error', error: serializeError(error) })
+  port.postMessage({ type: 'error', error: serializeError(error) } satisfies FileWriterMessage)
   port.close()
 }
