@@ -13,18 +13,12 @@ export class BufferedFileWriter {
   private readonly hash = createHash('sha256')
   private digest: string | undefined
 
-  /** With `keep`, every flushed chunk (the file's bytes, in order). */
-  private readonly kept: Buffer[] | undefined
-
-  /** `keep`: hold on to the bytes written (see `keptBytes`), instead of reusing one buffer. */
   constructor(
     path: string,
     private readonly flushAt = 4 << 20,
-    keep = false,
   ) {
     this.descriptor = openSync(path, 'wx')
     this.buffer = Buffer.allocUnsafe(flushAt + (1 << 16))
-    if (keep) this.kept = []
   }
 
   /** Appends bytes as they are. */
@@ -53,27 +47,7 @@ export class BufferedFileWriter {
     this.hash.update(this.buffer.subarray(0, this.position))
     let offset = 0
     while (offset < this.position) offset += writeSync(this.descriptor, this.buffer, offset, this.position - offset)
-    if (this.kept && this.position > 0) {
-      this.kept.push(this.buffer.subarray(0, this.position))
-      this.buffer = Buffer.allocUnsafe(this.buffer.length)
-    }
     this.position = 0
-  }
-
-  /**
-   * Everything written, after `close` of a writer made with `keep` (the chunks are then let go), in a
-   * buffer of its own (never Node's shared pool), so it can be moved to another thread.
-   */
-  keptBytes(): Uint8Array {
-    if (!this.kept || this.digest === undefined) throw new Error('keptBytes needs a closed writer made with keep')
-    const bytes = new Uint8Array(this.kept.reduce((sum, chunk) => sum + chunk.length, 0))
-    let offset = 0
-    for (const chunk of this.kept) {
-      bytes.set(chunk, offset)
-      offset += chunk.length
-    }
-    this.kept.length = 0
-    return bytes
   }
 
   close(): void {

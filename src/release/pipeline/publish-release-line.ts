@@ -33,8 +33,6 @@ export interface PublishLineInputs {
   layout: ReturnType<typeof releaseLineLayout>
   /** The canonical records, in processed order. */
   records: CanonicalRecord[]
-  /** The processed file's bytes (handed over): each canonical record extends its record there. */
-  processedBytes: Uint8Array
   /** Their audit grouping, built as they were made. */
   groups: PromptKeyGroups
   resolution: ResolutionReport & { inputs: Record<string, string | null> }
@@ -129,17 +127,14 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
     if (!(await verdict.promise)) throw new PublicationWithheldError()
   }
 
-  // The canonical file: a worker writes it from the records' new keys and the processed file's bytes.
+  // The canonical file: serialised here, encoded and written by a worker while this thread goes on.
   const canonicalCount = split.records.length
   let canonicalSha256 = ''
   const canonicalStarted = performance.now()
   const canonicalPublished = publishDirectory({
     target: layout.canonical,
     async build(staging) {
-      canonicalSha256 = await writeRecordArrayInWorker(join(staging, 'all.json'), split.records, {
-        bytes: inputs.processedBytes,
-        from: 'schema_version',
-      })
+      canonicalSha256 = await writeRecordArrayInWorker(join(staging, 'all.json'), split.records)
       const reports = { resolution_report: inputs.resolution, quarantine_report: quarantine, split_report: split.report }
       for (const [name, value] of Object.entries(reports)) {
         if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)

@@ -95,13 +95,11 @@ async function runLine(
       async () => {
         let result: Awaited<ReturnType<typeof preprocessWorkbook>> | undefined
         let sha256 = ''
-        let bytes: Uint8Array = new Uint8Array()
         await writeFileAtomicAsync({
           path: layout.processed,
           async write(temporary) {
-            // A worker encodes, hashes and writes the file while this thread builds canonical records; its bytes
-            // come back, for the canonical file (each canonical record extends its processed record).
-            const file = new BackgroundFileWriter(temporary, { keep: true })
+            // A worker encodes, hashes and writes the file while this thread builds canonical records.
+            const file = new BackgroundFileWriter(temporary)
             try {
               const writer = new RecordArrayWriter(file)
               result = await preprocessWorkbook(
@@ -125,13 +123,11 @@ async function runLine(
               await file.abandon()
               throw error
             }
-            const closed = await file.closeKeeping()
-            sha256 = closed.sha256
-            bytes = closed.bytes
+            sha256 = await file.close()
           },
         })
         throwBuildIssues(layout.processed, builder.issues)
-        return { ...(result as NonNullable<typeof result>), sha256, bytes }
+        return { ...(result as NonNullable<typeof result>), sha256 }
       },
     )
     const resolution = builder.report()
@@ -149,7 +145,6 @@ async function runLine(
       quarantine: options.quarantine ?? true,
       layout,
       records: builder.records,
-      processedBytes: processed.bytes,
       groups: rawGroups,
       resolution: { ...resolution, inputs: { processed_sha256: processed.sha256, ...inputs.hashes } },
       writers,

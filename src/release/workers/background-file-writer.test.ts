@@ -24,21 +24,6 @@ describe('background file writer', () => {
     expect(readFileSync(join(directory, 'there.json')).equals(readFileSync(join(directory, 'here.json')))).toBe(true)
   })
 
-  it('with keep, hands the file bytes back on close, in a buffer of their own', async () => {
-    directory = mkdtempSync(join(tmpdir(), 'background-writer-'))
-    const records = Array.from({ length: 3000 }, (_, index) => ({ id: index, text: `记录 ${index} `.repeat(40) }))
-    const file = new BackgroundFileWriter(join(directory, 'kept.json'), { keep: true, batchCharacters: 10_000 })
-    const writer = new RecordArrayWriter(file)
-    for (const record of records) writer.add(record)
-    writer.end()
-    const closed = await file.closeKeeping()
-    expect(closed.sha256).toBe(writeRecordArray(join(directory, 'here.json'), records).sha256)
-    expect(Buffer.from(closed.bytes).equals(readFileSync(join(directory, 'kept.json')))).toBe(true)
-    expect(closed.bytes.byteOffset).toBe(0)
-    expect(closed.bytes.buffer.byteLength).toBe(closed.bytes.byteLength)
-    await expect(new BackgroundFileWriter(join(directory, 'plain.json')).closeKeeping()).rejects.toThrow(/keep/)
-  })
-
   it('reports a file it cannot create when it is closed', async () => {
     directory = mkdtempSync(join(tmpdir(), 'background-writer-'))
     const path = join(directory, 'taken.json')
