@@ -34,7 +34,7 @@ describe('writing a record array in a worker', () => {
     )
   })
 
-  it('writes a large file across many batches', async () => {
+  it('writes a file of more than one batch (~1.7M characters, batches of 1M)', async () => {
     const records = Array.from({ length: 6000 }, (_, index) => ({
       id: `r${index}`,
       text: `记录 ${index} 😀 `.repeat(index % 50),
