@@ -30,7 +30,7 @@ describe('env catalogue', () => {
     }
     const text = formatEnvList(entries)
     expect(text).toContain(`${defaultEnvId} (default)\n`)
-    expect(text).toContain('  policies: naive, rule, phase-aware-rule, evidence-heuristic, oracle\n')
+    expect(text).toContain('  policies: naive, rule, phase-aware-rule, evidence-heuristic, dissent-first-reader, oracle\n')
     expect(text).toContain('  max steps: 4; splits: train, val, test\n')
   })
 

@@ -1,7 +1,8 @@
 /**
  * The exploit audit shipped with releaseops-v3 (issue 14): on eval rows, every degenerate, named
  * evidence-free and searched blind strategy averages at most 0 and at least 0.3 below the
- * evidence-using baseline, which itself clears 0.5, with the oracle as the ceiling. Modest sizes keep
+ * evidence-using baseline (`dissent-first-reader`, issue 27: ≥ 0.75; `evidence-heuristic` still
+ * clears 0.5), with the oracle as the ceiling. Modest sizes keep
  * it fast; `releaseops env audit` runs the full split.
  */
 import { describe, expect, it } from 'vitest'
@@ -40,13 +41,16 @@ describe('releaseops-v3 exploit audit', () => {
     expect(report.failures).toEqual([])
     expect(report.passed).toBe(true)
     expect(report.searched).toBe(168)
+    expect(report.evidence_baseline).toBe('dissent-first-reader')
     expect(row('evidence-heuristic').avg_reward).toBeGreaterThanOrEqual(0.5)
-    expect(row('oracle').avg_reward).toBeGreaterThan(row('evidence-heuristic').avg_reward)
+    expect(row('dissent-first-reader').avg_reward).toBeGreaterThanOrEqual(0.75)
+    expect(row('dissent-first-reader').avg_reward).toBeGreaterThan(row('evidence-heuristic').avg_reward)
+    expect(row('oracle').avg_reward).toBeGreaterThan(row('dissent-first-reader').avg_reward)
     const exploits = report.rows.filter((item) => item.group === 'exploit' || item.group === 'search')
     expect(exploits.length).toBeGreaterThanOrEqual(18)
     for (const exploit of exploits) {
       expect(exploit.avg_reward, exploit.name).toBeLessThanOrEqual(0)
-      expect(exploit.avg_reward, exploit.name).toBeLessThanOrEqual(row('evidence-heuristic').avg_reward - 0.3)
+      expect(exploit.avg_reward, exploit.name).toBeLessThanOrEqual(row('dissent-first-reader').avg_reward - 0.3)
       expect(exploit.ci95[0]).toBeLessThanOrEqual(exploit.avg_reward)
       expect(exploit.ci95[1]).toBeGreaterThanOrEqual(exploit.avg_reward)
     }
@@ -84,6 +88,7 @@ describe('releaseops-v3 exploit audit', () => {
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain('exploit audit of releaseops-v3: 30 episodes each; 168 parametrised candidates searched')
     expect(result.stdout).toMatch(/evidence-heuristic\s+ladder/)
+    expect(result.stdout).toContain('(evidence baseline: dissent-first-reader)')
     expect(result.stdout).toMatch(/v2-exploit-each-claim\s+exploit\s+-\d\.\d{3}\s+\[/)
     expect(result.stdout).toContain('PASSED')
     const none = runCli(['env', 'audit', '--env', 'grading-v1'])

@@ -14,6 +14,6 @@ describeOracleWinnability({
   envId: 'releaseops-v3',
   families: familiesV3,
   archetypeMixes: [...archetypeMixesV2, ...heldOutMixesV3],
-  baselines: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic'],
+  baselines: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'dissent-first-reader'],
   buildScenario: buildScenarioV3,
 })

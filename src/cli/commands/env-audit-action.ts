@@ -1,7 +1,7 @@
 /** @module cli: `releaseops env audit`, the env's exploit audit over a dataset split, printed beside its baseline ladder. */
 import { writeFile } from 'node:fs/promises'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import type { LadderEntry } from '../../core/testing/exploit-audit.js'
+import { envAuditOptions } from '../../core/testing/env-audit-options.js'
 import { formatExploitAudit, runExploitAudit } from '../../core/testing/exploit-audit.js'
 import { envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
 
@@ -11,6 +11,7 @@ export interface EnvAuditOptions {
   rows?: number
   screen: number
   finalists: number
+  fitRows?: number
   out?: string
 }
 
@@ -26,22 +27,18 @@ export async function runEnvAudit(options: EnvAuditOptions): Promise<void> {
     })
   }
   const rows = dataset.rows(options.split ?? audit.split)
-  const resets = rows.slice(0, options.rows ?? rows.length).map((row) => dataset.toResetParams(row))
-  const ladder: LadderEntry[] = audit.ladder.map((name) => ({
-    name,
-    role: name === audit.evidenceBaseline ? 'evidence_baseline' : name === audit.ceiling ? 'ceiling' : 'baseline',
-    policy: () => policyRegistry.create(options.env, name),
-  }))
-  const report = runExploitAudit({
-    envId: options.env,
-    createEnv: () => makeEnv(options.env),
-    resets,
-    ladder,
-    exploits: audit.exploits(),
-    search: { candidates: audit.searchCandidates(), screenResets: options.screen, finalists: options.finalists },
-    maxExploitReward: audit.maxExploitReward,
-    margin: audit.margin,
-  })
+  const report = runExploitAudit(
+    envAuditOptions({
+      envId: options.env,
+      registration,
+      createEnv: () => makeEnv(options.env),
+      policy: (name) => policyRegistry.create(options.env, name),
+      rows: rows.slice(0, options.rows ?? rows.length),
+      screen: options.screen,
+      finalists: options.finalists,
+      ...(options.fitRows === undefined ? {} : { fitRows: options.fitRows }),
+    }),
+  )
   process.stdout.write(formatExploitAudit(report))
   if (options.out) await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`)
   if (!report.passed) process.exitCode = 1

@@ -77,13 +77,14 @@ export function registerEnvCommand(program: Command): void {
   env
     .command('audit')
     .description(
-      "Run the env's exploit audit: degenerate, evidence-free and searched strategies against its baseline ladder (exit 1 if any reaches the evidence-using baseline).",
+      "Run the env's exploit audit: degenerate, evidence-free and searched strategies against its baseline ladder, and a memoriser on every slice (exit 1 if any reaches the evidence-using baseline, or a held-out slice stops catching the memoriser).",
     )
     .option('--env <id>', 'environment id', defaultEnvId)
     .option('--split <name>', "dataset split to play (default: the audit's own)")
     .option('--rows <n>', 'play only the first n rows of the split', parsePositiveInteger)
     .option('--screen <n>', 'rows each searched candidate is screened on', parsePositiveInteger, 100)
     .option('--finalists <n>', 'searched candidates replayed on every row', parsePositiveInteger, 5)
+    .option('--fit-rows <n>', "training rows the memoriser is fitted on (default: the audit's own)", parsePositiveInteger)
     .option('--out <file>', 'write the report JSON here')
     .action(async (options: EnvAuditOptions) => (await import('./env-audit-action.js')).runEnvAudit(options))
 }

@@ -1,6 +1,6 @@
 /** @module core/registry: versioned env ids mapped to factories; `make` applies the default wrappers. */
 import type { Env, EnvSpec, EpisodeInfo, Observation } from '../env/env-api.js'
-import type { EnvDataset, EpisodeOutcome } from '../env/env-dataset.js'
+import type { DatasetRow, EnvDataset, EpisodeOutcome } from '../env/env-dataset.js'
 import { ReleaseOpsError } from '../errors/release-ops-error.js'
 import { UnknownNameError } from '../errors/unknown-name-error.js'
 import type { AuditStrategy } from '../testing/exploit-audit.js'
@@ -33,6 +33,31 @@ export interface EnvAudit<O extends Observation = Observation> {
   searchCandidates(): AuditStrategy<O>[]
   maxExploitReward: number
   margin: number
+  /** Named slices of the audited rows: every ladder entry and the memoriser get a row on each. */
+  slices?: readonly EnvAuditSlice[]
+  /** The memoriser the held-out slices must catch. */
+  memoriser?: EnvAuditMemoriser<O>
+}
+
+export interface EnvAuditSlice {
+  name: string
+  /** What the slice measures, in a few words. */
+  measures: string
+  heldOut: boolean
+  /** Held out and meant to catch a memoriser: the audit fails when it costs the memoriser less than `minDrop`. */
+  catchesMemoriser: boolean
+  includes(row: DatasetRow): boolean
+}
+
+export interface EnvAuditMemoriser<O extends Observation = Observation> {
+  /** The split the lookup is fitted on, and how many of its rows (a prefix; splits are balanced round-robin). */
+  fitSplit: string
+  fitRows: number
+  /** A row's lookup keys, most specific first (what a learner can tell from the episode's texts). */
+  keys(row: DatasetRow): string[]
+  /** Fixed plans: evidence read and decisions, the same in every episode. */
+  plans(): AuditStrategy<O>[]
+  minDrop: number
 }
 
 export interface FinishedEpisode {

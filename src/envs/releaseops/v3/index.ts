@@ -6,6 +6,7 @@ import { baselinePolicies } from '../v2/policies/baseline-policies.js'
 import { releaseOpsV3Audit } from './audit/releaseops-v3-audit.js'
 import { datasetV3 } from './dataset-v3.js'
 import { evidenceHeuristicPolicy } from './policies/evidence-heuristic.js'
+import { dissentFirstReaderPolicy } from './policies/evidence-reader.js'
 import { oracleV3Policy } from './policies/oracle-v3.js'
 import { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-v3-env.js'
 
@@ -17,7 +18,7 @@ export const releaseOpsV3: EnvRegistration<ReleaseOpsV3Observation> = {
   audit: releaseOpsV3Audit,
 }
 
-/** The ladder, weakest first; `oracle` is the ceiling. */
+/** The ladder, weakest first (`dissent-first-reader` is the strongest general reader); `oracle` is the ceiling. */
 export const releaseOpsV3Policies: PolicyRegistration[] = [
   ...baselinePolicies,
   {
@@ -25,6 +26,12 @@ export const releaseOpsV3Policies: PolicyRegistration[] = [
     description:
       'Ask the dissenting worker when evidence is scarce, read what the ship and vouching proposals cite, block verified failures, ship when nothing verified is broken.',
     create: evidenceHeuristicPolicy as never,
+  },
+  {
+    name: 'dissent-first-reader',
+    description:
+      "Read what dissenting workers cite, then the ship's refs, then the vouchers' (CI runs first), follow the run a re-run names, block what is verified broken, ship when nothing is.",
+    create: dissentFirstReaderPolicy as never,
   },
   {
     name: 'oracle',

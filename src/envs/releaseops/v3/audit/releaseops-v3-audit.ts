@@ -8,9 +8,12 @@ import type { EnvAudit } from '../../../../core/registry/env-registry.js'
 import { degenerateStrategies } from '../../../../core/testing/degenerate-strategies.js'
 import { type AuditStrategy, playAuditEpisode } from '../../../../core/testing/exploit-audit.js'
 import { approve, inspectByPrefix } from '../../v2/policies/calls.js'
+import { heldOutMixesV3 } from '../archetype-mixes-v3.js'
 import { datasetV3 } from '../dataset-v3.js'
+import { heldOutFamiliesV3 } from '../families/index.js'
 import { ReleaseOpsV3Env, type ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
 import { type BlindParams, type BlindRecipe, blindPolicy } from './blind-policy.js'
+import { memoriserPlans } from './memoriser-plans.js'
 
 type Strategy = AuditStrategy<ReleaseOpsV3Observation>
 
@@ -194,8 +197,8 @@ export function blindSearchGrid(): Strategy[] {
 
 export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
   split: 'eval',
-  ladder: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'oracle'],
-  evidenceBaseline: 'evidence-heuristic',
+  ladder: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'dissent-first-reader', 'oracle'],
+  evidenceBaseline: 'dissent-first-reader',
   ceiling: 'oracle',
   exploits: () => {
     const named = namedStrategies()
@@ -208,4 +211,35 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
   searchCandidates: blindSearchGrid,
   maxExploitReward: 0,
   margin: 0.3,
+  slices: [
+    {
+      name: 'eval_seen',
+      measures: 'training families under training mixes, new seeds',
+      heldOut: false,
+      catchesMemoriser: false,
+      includes: (row) => row.split === 'eval_seen',
+    },
+    {
+      name: 'held-out mix',
+      measures:
+        "training families, a team no training mix has (its author links partial re-runs): reading partial evidence; a memoriser that skips the author's CI refs is not caught",
+      heldOut: true,
+      catchesMemoriser: false,
+      includes: (row) => (heldOutMixesV3 as readonly unknown[]).includes(row.archetype_mix),
+    },
+    {
+      name: 'held-out families',
+      measures: 'stories and evidence layouts no training row has: generalisation beyond remembered reads',
+      heldOut: true,
+      catchesMemoriser: true,
+      includes: (row) => (heldOutFamiliesV3 as readonly unknown[]).includes(row.family),
+    },
+  ],
+  memoriser: {
+    fitSplit: 'train',
+    fitRows: 900,
+    keys: (row) => [`${row.family}/${row.difficulty}`, String(row.difficulty)],
+    plans: memoriserPlans,
+    minDrop: 0.3,
+  },
 }
