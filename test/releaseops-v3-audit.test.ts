@@ -6,8 +6,10 @@
  * it fast; `releaseops env audit` runs the full split.
  */
 import { describe, expect, it } from 'vitest'
+import { envAuditOptions } from '../src/core/testing/env-audit-options.js'
 import { type LadderEntry, runExploitAudit, wilsonMeanInterval } from '../src/core/testing/exploit-audit.js'
 import { envRegistry, makeEnv, policyRegistry } from '../src/envs/index.js'
+import { seenFamiliesV3 } from '../src/envs/releaseops/v3/families/index.js'
 import { runCli } from './support/run-cli.js'
 
 const envId = 'releaseops-v3'
@@ -15,28 +17,31 @@ const registration = envRegistry.get(envId)
 const audit = registration.audit!
 const dataset = registration.dataset!
 // Every third eval row: seen and held-out slices, all families and difficulties.
-const resets = dataset
-  .rows('eval')
-  .filter((_, index) => index % 3 === 0)
-  .map((row) => dataset.toResetParams(row))
+const rows = dataset.rows('eval').filter((_, index) => index % 3 === 0)
+const resets = rows.map((row) => dataset.toResetParams(row))
+/** The audit as the CLI runs it, on those rows, its memoriser fitted on the first 360 train rows. */
+const auditOptions = () =>
+  envAuditOptions({
+    envId,
+    registration,
+    createEnv: () => makeEnv(envId),
+    policy: (name) => policyRegistry.create(envId, name),
+    rows,
+    screen: 24,
+    finalists: 3,
+    fitRows: 360,
+  })
+/** Only what the memoriser check needs: the evidence baseline and the memoriser, no exploits or search. */
+const memoriserOnly = (options: ReturnType<typeof auditOptions>) => ({
+  ...options,
+  ladder: options.ladder.filter((entry) => entry.role === 'evidence_baseline'),
+  exploits: [],
+  search: { candidates: [], screenResets: 0, finalists: 0 },
+})
 
 describe('releaseops-v3 exploit audit', () => {
   it('no cheap strategy comes near the evidence-using baseline', () => {
-    const ladder: LadderEntry[] = audit.ladder.map((name) => ({
-      name,
-      role: name === audit.evidenceBaseline ? 'evidence_baseline' : name === audit.ceiling ? 'ceiling' : 'baseline',
-      policy: () => policyRegistry.create(envId, name),
-    }))
-    const report = runExploitAudit({
-      envId,
-      createEnv: () => makeEnv(envId),
-      resets,
-      ladder,
-      exploits: audit.exploits(),
-      search: { candidates: audit.searchCandidates(), screenResets: 24, finalists: 3 },
-      maxExploitReward: audit.maxExploitReward,
-      margin: audit.margin,
-    })
+    const report = runExploitAudit(auditOptions())
     const row = (name: string) => report.rows.find((item) => item.name === name)!
     expect(report.failures).toEqual([])
     expect(report.passed).toBe(true)
@@ -57,7 +62,45 @@ describe('releaseops-v3 exploit audit', () => {
     // The v2 exploits and the no-tool-call model are among them, and now lose.
     expect(row('v2-exploit-each-claim').avg_reward).toBeLessThan(0)
     expect(row('never-call-a-tool').avg_reward).toBeCloseTo(-0.6)
-  }, 90_000)
+    // The memoriser: near the ceiling on seen rows, caught by the held-out families, not by the held-out mix.
+    const slice = (name: string) => report.slices.find((item) => item.name === name)!
+    expect(report.slices.map((item) => item.name)).toEqual(['eval_seen', 'held-out mix', 'held-out families'])
+    expect(slice('eval_seen').scores['dissent-first-reader']!.episodes).toBe(100)
+    expect(slice('eval_seen').scores.memoriser!.avg_reward).toBeGreaterThan(0.9)
+    expect(slice('held-out families').memoriser_drop).toBeGreaterThanOrEqual(0.3)
+    expect(slice('held-out families').passed).toBe(true)
+    expect(slice('held-out mix').catches_memoriser).toBe(false)
+    expect(slice('held-out mix').memoriser_drop).toBeLessThan(0.3)
+    expect(Object.keys(report.memoriser!.lookup)).toContain('careful_qa_safe/high')
+  }, 120_000)
+
+  it('fails when a held-out slice stops catching the memoriser (a leaky slice: held-out families replaced by seen ones)', () => {
+    const options = auditOptions()
+    const families = options.slices!.find((item) => item.name === 'held-out families')!
+    const leaky = { ...options, resets: [...options.resets], keys: [...options.memoriser!.keys] }
+    for (const index of families.indices) {
+      const reset = options.resets[index]!
+      const family = seenFamiliesV3[index % seenFamiliesV3.length] as string
+      leaky.resets[index] = { ...reset, options: { ...reset.options, family } }
+      leaky.keys[index] = [`${family}/${reset.options!.difficulty}`, String(reset.options!.difficulty)]
+    }
+    const report = runExploitAudit({ ...memoriserOnly(leaky), memoriser: { ...options.memoriser!, keys: leaky.keys } })
+    const slice = report.slices.find((item) => item.name === 'held-out families')!
+    expect(slice.memoriser_drop).toBeLessThan(0.3)
+    expect(slice.passed).toBe(false)
+    expect(report.passed).toBe(false)
+    expect(report.failures).toEqual([expect.stringContaining('the memoriser drops only')])
+    expect(report.failures[0]).toContain('held-out families')
+  }, 120_000)
+
+  it('does not gate the held-out mix: gated, it would fail as it is (the memoriser skips the re-runs it brings)', () => {
+    const options = auditOptions()
+    const slices = options.slices!.map((item) => (item.name === 'held-out mix' ? { ...item, catchesMemoriser: true } : item))
+    const report = runExploitAudit({ ...memoriserOnly(options), slices })
+    expect(report.slices.find((item) => item.name === 'held-out mix')!.memoriser_drop).toBeLessThan(0.3)
+    expect(report.passed).toBe(false)
+    expect(report.failures).toEqual([expect.stringContaining('on held-out mix')])
+  }, 120_000)
 
   it('fails an env whose evidence-free strategy reaches the evidence baseline (the audit can fail)', () => {
     const ladder: LadderEntry[] = [
@@ -84,11 +127,13 @@ describe('releaseops-v3 exploit audit', () => {
   })
 
   it('`releaseops env audit` prints the table beside the ladder and exits 0', () => {
-    const result = runCli(['env', 'audit', '--rows', '30', '--screen', '6', '--finalists', '1'])
+    const result = runCli(['env', 'audit', '--rows', '30', '--screen', '6', '--finalists', '1', '--fit-rows', '60'])
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain('exploit audit of releaseops-v3: 30 episodes each; 168 parametrised candidates searched')
     expect(result.stdout).toMatch(/evidence-heuristic\s+ladder/)
     expect(result.stdout).toContain('(evidence baseline: dissent-first-reader)')
+    expect(result.stdout).toMatch(/memoriser\s+memoriser\s+\d\.\d{3}/)
+    expect(result.stdout).toContain('held-out families: ')
     expect(result.stdout).toMatch(/v2-exploit-each-claim\s+exploit\s+-\d\.\d{3}\s+\[/)
     expect(result.stdout).toContain('PASSED')
     const none = runCli(['env', 'audit', '--env', 'grading-v1'])
