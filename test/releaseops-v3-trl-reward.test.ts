@@ -7,6 +7,8 @@
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeEnv } from '../src/envs/index.js'
+import { inspectByPrefix } from '../src/envs/releaseops/shared/policy-calls.js'
 import type { RunningServer } from '../src/server/start-server.js'
 import { repositoryRoot } from './support/run-cli.js'
 import { startTestServer } from './support/test-server.js'
@@ -35,6 +37,21 @@ env.approve_proposal(proposal_id=ship["id"])
 out["shipped"] = env.get_reward()
 out["after_end"] = json.loads(env.hold_release(reason_code="awaiting_fix"))["error"]["code"]
 out["after_end_reward"] = env.get_reward()
+# Inspect the ship's two refs, then stop: the per-turn sum and the score, through the client and the TRL class.
+from releaseops_client import ReleaseOpsClient, final_score
+session = ReleaseOpsClient(os.environ["RELEASEOPS_URL"], env_id="releaseops-v3").create_session(**row)
+ship = [p for p in session.last["observation"]["view"]["proposals"] if p["request"] == "ship_release_candidate"][0]
+tools = {"pr": ("inspect_pr_diff", "pr_id"), "ci": ("inspect_ci_run", "run_id"), "ti": ("inspect_ticket", "ticket_id")}
+out["turn_sum"] = 0.0
+env.reset(**row)
+for ref in ship["refs"][:2]:
+    tool, key = tools[ref[:2]]
+    out["turn_sum"] += session.step(tool, {key: ref})["reward"]
+    getattr(env, tool)(**{key: ref})
+out["final_score"] = final_score(session.last)
+out["session_score"] = session.final_score()
+out["trl_score"] = env.get_reward()
+session.close()
 print(json.dumps(out))
 `
 
@@ -65,5 +82,30 @@ describe('TRL env class on releaseops-v3', () => {
     expect([1, -1]).toContain(result.shipped)
     expect(result.after_end).toBe('episode_terminal')
     expect(result.after_end_reward).toBe(result.shipped)
+  }, 30_000)
+
+  it('final_score() reads the score; a sum of per-turn rewards misses the unfinished charge (issue 27)', async () => {
+    const env = makeEnv('releaseops-v3')
+    const start = env.reset({
+      seed: 7,
+      options: { family: 'green_ci_disabled_payment_test', difficulty: 'low', archetype_mix: 'shortcut__careful__deadline' },
+    })
+    const ship = start.observation.view.proposals.find((item: { request: string }) => item.request === 'ship_release_candidate')
+    let turns = 0
+    let score = start.info.cumulative_reward
+    for (const ref of ship.refs.slice(0, 2)) {
+      const result = env.step(inspectByPrefix(ref) as never)
+      turns += result.reward
+      score = result.info.cumulative_reward
+    }
+    expect(score).toBeCloseTo(turns - 0.6, 12)
+    const { code, output } = await python()
+    expect(code, output).toBe(0)
+    const result = JSON.parse(output.trim().split('\n').at(-1) as string)
+    expect(result.turn_sum).toBeCloseTo(turns, 12)
+    expect(result.final_score).toBeCloseTo(score, 12)
+    expect(result.session_score).toBe(result.final_score)
+    expect(result.trl_score).toBe(result.final_score)
+    expect(result.final_score).toBeCloseTo(result.turn_sum - 0.6, 12)
   }, 30_000)
 })

@@ -7,6 +7,7 @@ Only ``urllib`` and ``json``: it runs wherever Python 3.9+ runs, with nothing to
     print(session.text)
     reply = session.step("hold_release", {"reason_code": "awaiting_fix"})
     print(reply["reward"], reply["cumulative_reward"], reply["done"])
+    print(session.final_score())   # the episode's score: read it, never sum the per-step rewards
     session.close()
 """
 
@@ -17,7 +18,23 @@ import urllib.parse
 import urllib.request
 from typing import Any, Dict, List, Optional
 
-__all__ = ["ReleaseOpsClient", "ReleaseOpsSession", "ReleaseOpsHTTPError", "ReleaseOpsConnectionError"]
+__all__ = ["ReleaseOpsClient", "ReleaseOpsSession", "ReleaseOpsHTTPError", "ReleaseOpsConnectionError", "final_score"]
+
+
+def final_score(reply: Dict[str, Any]) -> float:
+    """The episode's score from any server reply (reset or step): its ``cumulative_reward``, the env's
+    ``info.cumulative_reward``.
+
+    Read it; do not add up the per-step ``reward`` values. On envs that charge an unfinished episode
+    (``releaseops-v3``: -0.6, a missed deadline), the charge is in the live score from the reset on and
+    in no step's reward until the env itself truncates, so a sum of step rewards misses it for an
+    episode the model simply stops: two inspections that each verify a broken rule, then nothing, sum
+    to +0.30 and score -0.30.
+    """
+    info = reply.get("info")
+    if isinstance(info, dict) and "cumulative_reward" in info:
+        return float(info["cumulative_reward"])
+    return float(reply["cumulative_reward"])
 
 
 class ReleaseOpsHTTPError(Exception):
@@ -122,6 +139,10 @@ class ReleaseOpsSession:
         self.client = client
         self.id = str(reply["session_id"])
         self.last = reply
+
+    def final_score(self) -> float:
+        """The episode's score after the latest reply (see :func:`final_score`)."""
+        return final_score(self.last)
 
     @property
     def text(self) -> str:

@@ -20,7 +20,7 @@ import os
 import weakref
 from typing import Any, Dict, Optional
 
-from .client import ReleaseOpsClient, ReleaseOpsConnectionError, ReleaseOpsHTTPError, ReleaseOpsSession
+from .client import ReleaseOpsClient, ReleaseOpsConnectionError, ReleaseOpsHTTPError, ReleaseOpsSession, final_score
 
 __all__ = ["ReleaseOpsEnv"]
 
@@ -79,7 +79,7 @@ class ReleaseOpsEnv:
         return session.last
 
     def get_reward(self) -> float:
-        """The episode's cumulative reward so far."""
+        """The episode's score: the env's cumulative reward after the latest call, unfinished-episode charge included."""
         return self.reward
 
     def inspect_pr_diff(self, pr_id: str) -> str:
@@ -180,5 +180,5 @@ class ReleaseOpsEnv:
 
     def _record(self, reply: Dict[str, Any]) -> None:
         self.last_reply = reply
-        self.reward = float(reply["cumulative_reward"])
+        self.reward = final_score(reply)
         self.done = bool(reply["done"])
