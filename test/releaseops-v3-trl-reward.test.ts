@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeEnv } from '../src/envs/index.js'
 import { inspectByPrefix } from '../src/envs/releaseops/shared/policy-calls.js'
+import type { ReleaseOpsV3Observation } from '../src/envs/releaseops/v3/releaseops-v3-env.js'
 import type { RunningServer } from '../src/server/start-server.js'
 import { repositoryRoot } from './support/run-cli.js'
 import { startTestServer } from './support/test-server.js'
@@ -85,12 +86,12 @@ describe('TRL env class on releaseops-v3', () => {
   }, 30_000)
 
   it('final_score() reads the score; a sum of per-turn rewards misses the unfinished charge (issue 27)', async () => {
-    const env = makeEnv('releaseops-v3')
+    const env = makeEnv<ReleaseOpsV3Observation>('releaseops-v3')
     const start = env.reset({
       seed: 7,
       options: { family: 'green_ci_disabled_payment_test', difficulty: 'low', archetype_mix: 'shortcut__careful__deadline' },
     })
-    const ship = start.observation.view.proposals.find((item: { request: string }) => item.request === 'ship_release_candidate')
+    const ship = start.observation.view.proposals.find((item) => item.request === 'ship_release_candidate')!
     let turns = 0
     let score = start.info.cumulative_reward
     for (const ref of ship.refs.slice(0, 2)) {
