@@ -28,6 +28,7 @@ interface ServeFlags {
   maxBatchSize?: number
   maxBatchReply?: number
   maxFrame?: number
+  maxModelReply?: number
   pingInterval?: number
   pingTimeout?: number
   logLevel?: ServerOptions['logLevel']
@@ -65,6 +66,7 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
     maxBatchSize: flags.maxBatchSize,
     maxBatchReplyBytes: flags.maxBatchReply,
     maxFrameBytes: flags.maxFrame,
+    maxModelReplyBytes: flags.maxModelReply,
     pingIntervalS: flags.pingInterval,
     pingTimeoutS: flags.pingTimeout,
     logLevel: flags.logLevel,
@@ -157,6 +159,11 @@ export function registerServeCommand(program: Command): void {
     .option(
       '--max-batch-reply <bytes>',
       'a batch reply stops growing here; the rest are answered "not run" (default 4 MiB)',
+      parsePositiveInteger,
+    )
+    .option(
+      '--max-model-reply <bytes>',
+      'largest reply an eval job reads from a model endpoint; a bigger one fails the job (default 16 MiB)',
       parsePositiveInteger,
     )
     .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)
