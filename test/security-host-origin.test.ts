@@ -133,16 +133,19 @@ describe('the operator access level', () => {
     }
   })
 
-  it('a tokenless server serves operator reads to loopback peers only; routes added later get the level', async () => {
+  it('a tokenless server serves operator reads to loopback peers only; a route without a declared level is refused', async () => {
     const built = await buildServer({
       options: parseServerOptions({ logLevel: 'silent' }),
       registry: envRegistry,
       registryDefaultEnvId: defaultEnvId,
     })
-    // As another module would add an alias, without declaring an access level.
-    built.app.get('/train/alias-view', async () => ({ secret: true }))
+    // As another module would add an alias without declaring an access level: refused at registration.
+    expect(() => built.app.get('/train/alias-view', async () => ({ secret: true }))).toThrow(
+      expect.objectContaining({ code: 'route_access_undeclared' }),
+    )
+    built.app.get('/train/alias-view', { config: { access: 'operator' } }, async () => ({ secret: true }))
     const from = (remoteAddress: string, url: string) => built.app.inject({ method: 'GET', url, remoteAddress })
-    for (const url of ['/outputs/ls', '/counters', '/train/status', '/train/alias-view']) {
+    for (const url of ['/outputs/ls', '/counters', '/train/status', '/api/get-eval-results', '/train/alias-view']) {
       const remote = await from('203.0.113.9', url)
       expect(remote.statusCode, url).toBe(403)
       expect(remote.json().error.code).toBe('token_not_configured')

@@ -3,6 +3,7 @@
  * timeout, bounded concurrency, and retries with backoff on 429, 5xx, timeouts, broken connections,
  * truncated bodies or streams and garbled JSON. Each failure is classified (endpoint-error.ts).
  */
+import { boundedStream, defaultMaxReplyBytes, readBoundedText, readPrefix, redirectRefused } from './bounded-body.js'
 import { ConcurrencyLimiter } from './concurrency-limiter.js'
 import { EndpointError, errorForStatus, isEndpointError } from './endpoint-error.js'
 import { readSseStream } from './read-sse-stream.js'
@@ -22,7 +23,12 @@ export interface EndpointClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
   random?: () => number
   onRetry?: (event: { attempt: number; error: EndpointError; delayMs: number }) => void
+  /** Largest reply read (body or stream); a bigger one fails with `endpoint_reply_too_large` (default 16 MiB). */
+  maxReplyBytes?: number
 }
+
+/** Bytes of an error body read: enough for its first 200 characters whatever their encoding. */
+const errorBodyBytes = 1024
 
 export interface EndpointResponse {
   body: Record<string, unknown>
@@ -40,6 +46,7 @@ export class EndpointClient {
   private readonly policy: RetryPolicy
   private readonly limiter: ConcurrencyLimiter
   private readonly timeoutMs: number
+  private readonly maxReplyBytes: number
 
   constructor(private readonly options: EndpointClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -47,6 +54,7 @@ export class EndpointClient {
     this.policy = { ...defaultRetryPolicy, ...options.retry }
     this.limiter = new ConcurrencyLimiter(options.maxConcurrency ?? 16)
     this.timeoutMs = options.timeoutMs ?? 120_000
+    this.maxReplyBytes = options.maxReplyBytes ?? defaultMaxReplyBytes
   }
 
   /** The most requests this client ever had in flight at once. */
@@ -126,23 +134,27 @@ export class EndpointClient {
             headers: this.headers(),
             body: JSON.stringify(options.body),
             signal,
+            redirect: 'manual',
           }),
           signal,
         )
       } catch (error) {
         throw this.transportError(error, timeout, options.signal)
       }
+      this.refuseRedirect(response)
       if (!response.ok) {
-        const text = await response.text().catch(() => '')
+        const text = await readPrefix(response, errorBodyBytes)
         throw errorForStatus(response.status, text, parseRetryAfter(response.headers.get('retry-after')))
       }
       if (stream && response.body && (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        return await readSseStream({ stream: response.body, kind: options.kind, startedAt: options.started })
+        const body = boundedStream(response.body, this.maxReplyBytes)
+        return await readSseStream({ stream: body, kind: options.kind, startedAt: options.started })
       }
       let text: string
       try {
-        text = await whenNotAborted(response.text(), signal)
+        text = await whenNotAborted(readBoundedText(response, this.maxReplyBytes), signal)
       } catch (error) {
+        if (isEndpointError(error)) throw error
         throw this.transportError(error, timeout, options.signal, 'endpoint_truncated')
       }
       return { body: parseBody(text), firstTokenMs: null }
@@ -150,6 +162,14 @@ export class EndpointClient {
       if (options.signal?.aborted) throw options.signal.reason ?? error
       if (isEndpointError(error) && !(timeout.aborted && error.code === 'endpoint_truncated')) throw error
       throw this.transportError(error, timeout, options.signal)
+    }
+  }
+
+  /** 3xx (fetch returns them as they are with `redirect: 'manual'`) fails: the named endpoint is the one asked. */
+  private refuseRedirect(response: Response): void {
+    if (response.status >= 300 && response.status < 400) {
+      void response.body?.cancel().catch(() => {})
+      throw redirectRefused(response.status, response.headers.get('location'), this.baseUrl)
     }
   }
 
@@ -168,8 +188,7 @@ export class EndpointClient {
         cause: error,
       })
     }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    const detail = cause?.code ?? cause?.message ?? (error as Error).message
+    const detail = transportDetail(error)
     const message =
       code === 'endpoint_truncated' ? `The response broke off: ${detail}` : `Cannot reach ${this.baseUrl}: ${detail}`
     return new EndpointError({ code, message, retryable: true, cause: error })
@@ -182,19 +201,41 @@ export class EndpointClient {
       response = await this.fetch(`${this.baseUrl}/models`, {
         headers: this.headers(),
         signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
       })
     } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError'
       throw new EndpointError({
-        code: 'endpoint_unreachable',
-        message: `Cannot reach ${this.baseUrl}: ${(error as Error).message}`,
+        code: timedOut ? 'endpoint_timeout' : 'endpoint_unreachable',
+        message: timedOut
+          ? `${this.baseUrl}/models did not answer within ${this.timeoutMs} ms.`
+          : `Cannot reach ${this.baseUrl}: ${transportDetail(error)}`,
         retryable: true,
+        cause: error,
       })
     }
-    if (!response.ok) throw errorForStatus(response.status, await response.text().catch(() => ''))
-    const body = parseBody(await response.text())
+    this.refuseRedirect(response)
+    if (!response.ok) throw errorForStatus(response.status, await readPrefix(response, errorBodyBytes))
+    const body = parseBody(await readBoundedText(response, this.maxReplyBytes))
     const data = Array.isArray(body.data) ? body.data : []
     return data.map((item) => String((item as { id?: unknown }).id))
   }
+}
+
+const causeWords: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+}
+
+/** A fetch failure's cause in words: "connection refused (ECONNREFUSED)" rather than "fetch failed". */
+function transportDetail(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  const code = cause?.code
+  if (code !== undefined) return causeWords[code] ? `${causeWords[code]} (${code})` : code
+  return cause?.message ?? (error as Error).message
 }
 
 /** Settles with `promise`, or rejects when `signal` aborts first (a custom fetch may ignore the signal). */

@@ -18,6 +18,8 @@ export type EndpointErrorCode =
   | 'endpoint_not_found'
   | 'endpoint_rejected'
   | 'context_length_exceeded'
+  | 'endpoint_reply_too_large'
+  | 'endpoint_redirect'
 
 const marker = Symbol.for('releaseops.endpoint_error')
 
@@ -84,9 +86,13 @@ export class EndpointError extends ReleaseOpsError {
 const contextLengthPattern =
   /context length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:model'?s )?(?:maximum|max)/i
 
+/** The most characters of an endpoint's error body an error message carries. */
+export const maxErrorBodyChars = 200
+
 /** The error an HTTP status (with its body text) stands for. */
 export function errorForStatus(status: number, body: string, retryAfterSeconds?: number): EndpointError {
-  const detail = body.length > 300 ? `${body.slice(0, 300)}…` : body
+  // At most 200 characters of a foreign body travel on (into messages and episodes.jsonl).
+  const detail = body.length > maxErrorBodyChars ? `${body.slice(0, maxErrorBodyChars)}…` : body
   const base = { status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }
   if (status === 400 && contextLengthPattern.test(body)) {
     return new EndpointError({

@@ -11,9 +11,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { TrainingSettingsInput } from '../train/training-settings.js'
 import { createEnvHosts } from './env-host.js'
+import { answerClientError, answerFrameworkError } from './http/client-errors.js'
 import { installErrorHandlers, installJsonParser } from './http/error-handler.js'
 import { hostGuard } from './http/host-guard.js'
-import { routeAccessOf, tokenGuard } from './http/token-guard.js'
+import { declaredAccessOf, tokenGuard } from './http/token-guard.js'
 import { registerMcpRoutes } from './mcp/mcp-routes.js'
 import { openEnvApiVersion, packageVersion } from './package-version.js'
 import { recordRoutes, registerIndexRoutes } from './routes/index-route.js'
@@ -73,6 +74,10 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     bodyLimit: options.bodyLimitBytes,
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Errors before any route (parser, router) get the coded body too; a missing Host is our 400, not Node's bare one.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+    http: { requireHostHeader: false },
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -98,15 +103,20 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     },
     transform: jsonSchemaTransform,
   })
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
+  // Swagger UI's own routes (its page and assets) are public; declared here as they come from the plugin.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), access: 'public' }
+    })
+    await docs.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
+  })
   await app.register(fastifyWebsocket, { options: { maxPayload: options.maxFrameBytes, perMessageDeflate: false } })
   // After the WebSocket plugin's own hook, so a refused upgrade's socket is still destroyed after the reply.
   app.addHook('onRequest', hostGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }))
   app.addHook('onRequest', tokenGuard({ token: options.token, operatorToken: options.operatorToken }))
-  // Operator paths get the operator level whoever registers them (decision 0043).
+  // Access follows the handler: every route declares its level; one that does not is refused here (decision 0047).
   app.addHook('onRoute', (route) => {
-    const access = routeAccessOf(route.url, route.config)
-    route.config = { ...(route.config ?? {}), access }
+    declaredAccessOf(route)
   })
 
   const routes = recordRoutes(app)

@@ -45,6 +45,11 @@ export const serverOptionsSchema = z.strictObject({
     .int()
     .min(1024)
     .default(4 * 1024 * 1024),
+  /** Largest reply an eval job reads from a model endpoint; a bigger one fails the job (`endpoint_reply_too_large`). */
+  maxModelReplyBytes: z
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
   pingIntervalS: z.number().min(0).default(20),
   /** No pong or message for this long: the connection is half-open and is terminated. */
   pingTimeoutS: z.number().positive().default(120),

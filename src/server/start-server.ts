@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { type BuildServerOptions, type BuiltServer, buildServer } from './build-server.js'
+import { listenErrorOf } from './listen-error.js'
 import type { ServerContext } from './server-context.js'
 import type { ServerOptions } from './server-options.js'
 
@@ -26,7 +27,12 @@ export interface RunningServer extends BuiltServer {
 
 export async function startServer(start: StartServerOptions): Promise<RunningServer> {
   const built = await buildServer(start)
-  await built.app.listen({ host: start.options.host, port: start.options.port })
+  try {
+    await built.app.listen({ host: start.options.host, port: start.options.port })
+  } catch (error) {
+    await built.app.close()
+    throw listenErrorOf(error, start.options)
+  }
   const port = (built.app.server.address() as AddressInfo).port
   const host = start.options.host.includes(':') ? `[${start.options.host}]` : start.options.host
   return { ...built, port, url: `http://${host}:${port}`, close: () => built.app.close() }

@@ -79,6 +79,8 @@ export interface EvalJobRunnerOptions {
   envs: EnvRegistry
   policies: PolicyRegistry
   defaultEnvId: string
+  /** Largest model-endpoint reply read; a bigger one fails the job (`endpoint_reply_too_large`; default 16 MiB). */
+  maxModelReplyBytes?: number
   now?: () => Date
 }
 
@@ -225,6 +227,7 @@ export class EvalJobRunner extends EventEmitter {
         },
         ...(spec.enable_thinking === undefined ? {} : { enableThinking: spec.enable_thinking }),
         maxConcurrency: spec.concurrency,
+        ...(this.options.maxModelReplyBytes === undefined ? {} : { maxReplyBytes: this.options.maxModelReplyBytes }),
       })
       {
         const run = await runLlmEval({

@@ -9,7 +9,7 @@ import { dirname, relative } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import type { ChatModel, SamplingOptions } from '../../agent/chat-model.js'
 import { type ModelMode, modelModes } from '../../agent/chat-model.js'
-import { EndpointError } from '../../agent/endpoint-error.js'
+import { checkModelEndpoint } from '../../agent/check-model-endpoint.js'
 import { createGgufModel } from '../../agent/gguf-model.js'
 import { modelAgent } from '../../agent/model-agent.js'
 import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
@@ -59,6 +59,7 @@ export interface LlmEvalCommandOptions {
   trajectories: boolean
   success?: string
   stream?: boolean
+  maxModelReply?: number
   countTokens?: boolean
   sendReasoning: boolean
 }
@@ -104,6 +105,11 @@ export function addLlmEvalOptions(command: Command): void {
     .option('--no-trajectories', 'leave the messages out of the episodes file')
     .option('--success <rate>', 'the outcome rate pass^k counts as success (default: the first, e.g. safe_ship)')
     .option('--stream', 'stream responses (server-sent events)')
+    .option(
+      '--max-model-reply <bytes>',
+      'largest endpoint reply read; a bigger one fails the run (default 16 MiB)',
+      parsePositiveInteger,
+    )
     .option('--count-tokens', 'count tokens with the Qwen3 tokenizer when the endpoint reports no usage')
     .option('--no-send-reasoning', 'native mode: leave reasoning_content out of earlier turns (APIs that reject it)')
 }
@@ -150,19 +156,10 @@ async function createModel(options: LlmEvalCommandOptions): Promise<ChatModel> {
     timeoutMs: options.timeout * 1000,
     retry: { maxAttempts: options.retries + 1 },
     maxConcurrency: options.concurrency,
+    ...(options.maxModelReply === undefined ? {} : { maxReplyBytes: options.maxModelReply }),
     ...(options.countTokens ? { tokenCounter: await qwen3TokenCounter() } : {}),
   })
-  const served = await model.client.models().catch((error: unknown) => {
-    if (error instanceof EndpointError && error.fatal) throw error
-    return null
-  })
-  if (served && served.length > 0 && !served.includes(options.model)) {
-    throw new InvalidInputError({
-      code: 'unknown_model',
-      message: `${options.baseUrl} serves ${served.join(', ')}, not ${options.model}.`,
-      issues: [],
-    })
-  }
+  await checkModelEndpoint(model.client, options.model)
   return model
 }
 

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { checkModelEndpoint } from '../../agent/check-model-endpoint.js'
 import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { toOpenAiTool } from '../../core/tools/define-tool.js'
@@ -42,6 +43,7 @@ interface GateFlags {
   samples: number
   limit?: number
   concurrency: number
+  maxModelReply?: number
   temperature?: number
   topP?: number
   maxTokens?: number
@@ -150,7 +152,9 @@ async function gateAction(flags: GateFlags): Promise<void> {
     timeoutMs: flags.timeout * 1000,
     retry: { maxAttempts: flags.retries + 1 },
     maxConcurrency: flags.concurrency,
+    ...(flags.maxModelReply === undefined ? {} : { maxReplyBytes: flags.maxModelReply }),
   })
+  await checkModelEndpoint(model.client, flags.model)
   const maxToolCalls = spec.maxEpisodeSteps - (grading ? 1 : 0)
   const progress = createProgress('gate')
   let result: Awaited<ReturnType<typeof runRolloutGate>>
@@ -250,6 +254,11 @@ export function registerGateCommand(program: Command): void {
     .option('--samples <n>', 'rollouts per prompt (RLOO uses n ≥ 2)', parsePositiveInteger, 1)
     .option('--limit <n>', 'first n episodes of the split', parsePositiveInteger)
     .option('--concurrency <n>', 'episodes in flight at once', parsePositiveInteger, 8)
+    .option(
+      '--max-model-reply <bytes>',
+      'largest endpoint reply read; a bigger one fails the gate (default 16 MiB)',
+      parsePositiveInteger,
+    )
     .option('--temperature <t>', 'sampling temperature', parseNumber)
     .option('--top-p <p>', 'nucleus sampling', parseNumber)
     .option('--max-tokens <n>', 'completion tokens per turn', parsePositiveInteger)

@@ -2,6 +2,7 @@
 import cluster from 'node:cluster'
 import { type Command, InvalidArgumentError } from 'commander'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
+import { buildServer } from '../../server/build-server.js'
 import {
   clusterForwarder,
   runClusterPrimary,
@@ -27,6 +28,7 @@ interface ServeFlags {
   maxBatchSize?: number
   maxBatchReply?: number
   maxFrame?: number
+  maxModelReply?: number
   pingInterval?: number
   pingTimeout?: number
   logLevel?: ServerOptions['logLevel']
@@ -64,6 +66,7 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
     maxBatchSize: flags.maxBatchSize,
     maxBatchReplyBytes: flags.maxBatchReply,
     maxFrameBytes: flags.maxFrame,
+    maxModelReplyBytes: flags.maxModelReply,
     pingIntervalS: flags.pingInterval,
     pingTimeoutS: flags.pingTimeout,
     logLevel: flags.logLevel,
@@ -76,36 +79,45 @@ async function serve(flags: ServeFlags): Promise<void> {
   const workerIndex = process.env[workerIndexVariable]
   if (cluster.isPrimary && options.workers > 1) {
     if (!isLoopbackHost(options.host) && options.token === undefined) warnOpen(options.host)
-    runClusterPrimary({
+    await runClusterPrimary({
       workers: options.workers,
+      host: options.host,
+      port: options.port,
       onListening: (url) => process.stdout.write(`releaseops serve: listening on ${url} (${options.workers} workers)\n`),
       log: (line) => process.stderr.write(line),
     })
     return
   }
-  const inCluster = cluster.isWorker && workerIndex !== undefined
-  const index = inCluster ? Number(workerIndex) : 0
-  const server = await startServer({
+  if (cluster.isWorker && workerIndex !== undefined) return serveWorker(options, Number(workerIndex))
+  const server = await startServer({ options, registry: envRegistry, registryDefaultEnvId: defaultEnvId })
+  stopOnSignals(() => server.close())
+  if (!isLoopbackHost(options.host) && options.token === undefined) warnOpen(options.host)
+  process.stdout.write(listeningLine({ url: server.url, context: server.context, workers: 1 }))
+}
+
+/** A cluster worker: its app does not listen; the primary hands it connections. */
+async function serveWorker(options: ServerOptions, index: number): Promise<void> {
+  const { app } = await buildServer({
     options,
     registry: envRegistry,
     registryDefaultEnvId: defaultEnvId,
     workerIndex: index,
-    ...(inCluster ? { forward: clusterForwarder() } : {}),
+    forward: clusterForwarder(),
   })
+  await app.ready()
+  stopOnSignals(() => app.close())
+  serveForwardedRequests({ app, index })
+}
+
+function stopOnSignals(close: () => Promise<unknown>): void {
   const stop = () => {
-    server.close().then(
+    close().then(
       () => process.exit(0),
       () => process.exit(1),
     )
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  if (inCluster) {
-    serveForwardedRequests({ app: server.app, index, url: server.url })
-    return
-  }
-  if (!isLoopbackHost(options.host) && options.token === undefined) warnOpen(options.host)
-  process.stdout.write(listeningLine({ url: server.url, context: server.context, workers: 1 }))
 }
 
 function warnOpen(host: string): void {
@@ -147,6 +159,11 @@ export function registerServeCommand(program: Command): void {
     .option(
       '--max-batch-reply <bytes>',
       'a batch reply stops growing here; the rest are answered "not run" (default 4 MiB)',
+      parsePositiveInteger,
+    )
+    .option(
+      '--max-model-reply <bytes>',
+      'largest reply an eval job reads from a model endpoint; a bigger one fails the job (default 16 MiB)',
       parsePositiveInteger,
     )
     .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)

@@ -1,13 +1,17 @@
 /**
- * @module server/cluster: `releaseops serve --workers N`. The primary forks N workers (node:cluster, which
- * hands each accepted connection to one worker, so a WebSocket session stays on its connection's process)
- * and relays session-bound HTTP requests between workers: a worker asks for another's session, the
- * primary passes the request to the owner, which runs it with `app.inject` and sends the reply back.
+ * @module server/cluster: `releaseops serve --workers N`. The primary listens, forks N workers and hands
+ * each accepted connection to one of them (`ConnectionHandoff`, so a WebSocket session stays on its
+ * connection's process and no connection is lost when a worker dies), and relays session-bound HTTP
+ * requests between workers: a worker asks for another's session, the primary passes the request to the
+ * owner, which runs it with `app.inject` and sends the reply back.
  */
 import cluster, { type Worker } from 'node:cluster'
 import { randomUUID } from 'node:crypto'
+import { type AddressInfo, createServer } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { listenErrorOf } from '../listen-error.js'
 import type { ForwardedReply, ForwardedRequest } from '../server-context.js'
+import { acceptHandedConnections, ConnectionHandoff } from './connection-handoff.js'
 
 export const workerIndexVariable = 'RELEASEOPS_WORKER_INDEX'
 
@@ -18,7 +22,8 @@ type ClusterMessage =
   | { releaseops: 'forwarded'; id: string; reply: ForwardedReply }
   /** The owner is gone or not yet serving (a replacement starting): its sessions are lost. */
   | { releaseops: 'owner-gone'; id: string }
-  | { releaseops: 'listening'; index: number; url: string }
+  /** The worker's server is ready for connections. */
+  | { releaseops: 'listening'; index: number }
 
 const isClusterMessage = (value: unknown): value is ClusterMessage =>
   typeof value === 'object' && value !== null && typeof (value as { releaseops?: unknown }).releaseops === 'string'
@@ -31,13 +36,18 @@ const unavailable = (message: string): ForwardedReply => ({
 
 export interface ClusterPrimaryOptions {
   workers: number
-  /** Called once every worker listens, with the URL they share. */
+  host: string
+  port: number
+  /** Called once the primary listens and every worker serves, with the URL they share. */
   onListening: (url: string) => void
   log: (line: string) => void
 }
 
-/** Runs in the primary: forks, relays, restarts crashed workers, stops them all on SIGINT/SIGTERM. */
-export function runClusterPrimary(options: ClusterPrimaryOptions): void {
+/**
+ * Runs in the primary: listens, forks, relays, restarts crashed workers, stops them all on SIGINT/SIGTERM.
+ * Resolves once it listens (workers then start); rejects with the coded listen error (nothing forked).
+ */
+export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise<void> {
   const byIndex = new Map<number, Worker>()
   /** Workers whose server is up (a replacement is not until it says so). */
   const listening = new Set<number>()
@@ -47,18 +57,26 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   const ownerGone = (from: number, id: string) =>
     byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
   let announced = false
+  let url: string | undefined
+  const announce = () => {
+    if (announced || url === undefined || listening.size < options.workers) return
+    announced = true
+    options.onListening(url)
+  }
+  const server = createServer({ pauseOnConnect: true })
+  const handoff = new ConnectionHandoff(server, {
+    serving: () => [...listening].sort((a, b) => a - b),
+    worker: (index) => byIndex.get(index),
+  })
 
   const fork = (index: number) => {
     const worker = cluster.fork({ [workerIndexVariable]: String(index) })
     byIndex.set(index, worker)
     worker.on('message', (message: unknown) => {
-      if (!isClusterMessage(message)) return
+      if (handoff.onMessage(message) || !isClusterMessage(message)) return
       if (message.releaseops === 'listening') {
         listening.add(message.index)
-        if (!announced && listening.size === options.workers) {
-          announced = true
-          options.onListening(message.url)
-        }
+        announce()
       } else if (message.releaseops === 'forward') {
         const ownerIndex = message.request.workerIndex
         const owner = byIndex.get(ownerIndex)
@@ -77,6 +95,7 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
     })
     worker.on('exit', (code, signal) => {
       listening.delete(index)
+      handoff.onExit(index)
       for (const [id, entry] of inFlight) {
         if (entry.owner !== index) continue
         inFlight.delete(id)
@@ -92,10 +111,19 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
     })
   }
 
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error) => reject(listenErrorOf(error, options)))
+    server.listen({ host: options.host, port: options.port }, () => resolveListen())
+  })
+  const address = server.address() as AddressInfo
+  const shown = address.address.includes(':') ? `[${address.address}]` : address.address
+  url = `http://${shown}:${address.port}`
   for (let index = 0; index < options.workers; index++) fork(index)
   const stop = () => {
     if (stopping) return
     stopping = true
+    server.close()
+    if (byIndex.size === 0) process.exit(0)
     for (const worker of byIndex.values()) worker.process.kill('SIGTERM')
     setTimeout(() => process.exit(0), 10_000).unref()
   }
@@ -131,8 +159,12 @@ export function clusterForwarder(timeoutMs = 60_000): (request: ForwardedRequest
     })
 }
 
-/** Runs in a worker: answers requests other workers forward to it, and announces that it listens. */
-export function serveForwardedRequests(options: { app: FastifyInstance; index: number; url: string }): void {
+/**
+ * Runs in a worker whose app is ready (not listening: the primary hands it connections): serves them,
+ * answers requests other workers forward to it, and announces that it serves.
+ */
+export function serveForwardedRequests(options: { app: FastifyInstance; index: number }): void {
+  acceptHandedConnections(options.app.server)
   process.on('message', async (message: unknown) => {
     if (!isClusterMessage(message) || message.releaseops !== 'run') return
     const { request } = message
@@ -151,5 +183,5 @@ export function serveForwardedRequests(options: { app: FastifyInstance; index: n
       reply: { statusCode: response.statusCode, headers, body: response.body },
     } satisfies ClusterMessage)
   })
-  process.send?.({ releaseops: 'listening', index: options.index, url: options.url } satisfies ClusterMessage)
+  process.send?.({ releaseops: 'listening', index: options.index } satisfies ClusterMessage)
 }

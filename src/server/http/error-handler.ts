@@ -78,12 +78,22 @@ export function installJsonParser(app: FastifyInstance): void {
   })
 }
 
+/** Refusals of the request itself (Host, Origin, token): plain HTTP errors even on JSON-RPC routes. */
+const requestGuardCodes = new Set([
+  'invalid_host',
+  'host_not_allowed',
+  'origin_not_allowed',
+  'unauthorized',
+  'token_not_configured',
+])
+const codeOf = (error: unknown) => (ReleaseOpsError.isInstance(error) ? error.code : '')
+
 export function installErrorHandlers(app: FastifyInstance, options: { envIds: readonly string[] }): void {
   app.setErrorHandler((raw: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const error = toCodedError(raw)
     const status = httpStatusOf(error)
     if (status >= 500) request.log.error(raw)
-    if (request.routeOptions.config?.jsonRpc && status !== 401 && status !== 403) {
+    if (request.routeOptions.config?.jsonRpc && !requestGuardCodes.has(codeOf(error))) {
       const code =
         ReleaseOpsError.isInstance(error) && error.code === 'invalid_json' ? jsonRpcErrors.parse : jsonRpcErrors.invalidRequest
       const message = ReleaseOpsError.isInstance(error) ? error.message : 'Invalid request.'

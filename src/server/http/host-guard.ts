@@ -1,10 +1,13 @@
 /**
- * @module server/http: DNS-rebinding and cross-origin defences (decision 0043).
- * - `Host`: a request must name this server by a loopback name, an IP literal (an address cannot be
- *   rebound) or an allowed name (`--allowed-hosts`, `*.example.org` patterns, `*` for any); otherwise 421.
+ * @module server/http: DNS-rebinding and cross-origin defences (decisions 0043, 0047).
+ * - `Host`: must be `name[:port]` or `[ipv6][:port]` (RFC 9110 `uri-host [":" port]`, port 0–65535);
+ *   anything else (`localhost:abc`, `[::1`, `a:80@b`) is a 400 `invalid_host` before any other check.
+ *   It must name this server by a loopback name, an IP literal (an address cannot be rebound) or an
+ *   allowed name (`--allowed-hosts`, `*.example.org` patterns, `*` for any); otherwise 421.
  * - `Origin`: a WebSocket upgrade or an `/mcp` request that carries an Origin (browsers do) must be
- *   same-origin (its host:port is the request's Host) or an allowed origin (`--allowed-origins`); otherwise
- *   403. Clients that send no Origin (OpenEnv, TRL, MCP SDKs, curl) are unaffected.
+ *   same-origin (its scheme's host and port are the request's Host's) or an allowed origin
+ *   (`--allowed-origins`); otherwise 403. Clients that send no Origin (OpenEnv, TRL, MCP SDKs, curl) are
+ *   unaffected.
  */
 import { isIP } from 'node:net'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -17,19 +20,36 @@ export interface HostPolicyOptions {
   allowedOrigins: readonly string[]
 }
 
-const loopbackNames = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback'])
+/** A `Host` header value, parsed: `name` lower case without brackets; `port` absent when not given. */
+export interface ParsedHost {
+  name: string
+  port: number | undefined
+  /** `name` as it appears in a URL (IPv6 addresses in brackets). */
+  urlName: string
+}
 
-/** The host name of a `Host` header value (port and IPv6 brackets removed, lower case). */
-export function hostNameOf(host: string): string {
-  const lower = host.trim().toLowerCase()
-  if (lower.startsWith('[')) return lower.slice(1, lower.indexOf(']') > 0 ? lower.indexOf(']') : undefined)
-  const colon = lower.lastIndexOf(':')
-  return colon >= 0 && lower.indexOf(':') === colon ? lower.slice(0, colon) : lower
+const loopbackNames = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback'])
+// reg-name / IPv4 (letters, digits, '-', '.', '_') or a bracketed IPv6 literal, then an optional port.
+const hostPattern = /^(?:([a-z0-9_.-]+)|\[([0-9a-f:.]+)\])(?::(\d{1,5}))?$/
+
+/** The parsed `Host` value, or undefined when it is not a well-formed `host[:port]`. */
+export function parseHost(value: string | undefined): ParsedHost | undefined {
+  if (value === undefined) return undefined
+  const match = hostPattern.exec(value.trim().toLowerCase())
+  if (!match) return undefined
+  const [, regName, ipv6, portText] = match
+  if (ipv6 !== undefined && isIP(ipv6) !== 6) return undefined
+  const port = portText === undefined ? undefined : Number(portText)
+  if (port !== undefined && port > 65_535) return undefined
+  const name = (regName ?? ipv6 ?? '').replace(/\.$/, '')
+  if (name === '') return undefined
+  return { name, port, urlName: ipv6 === undefined ? name : `[${ipv6}]` }
 }
 
 export function isAllowedHost(host: string | undefined, allowed: readonly string[]): boolean {
-  if (host === undefined || host === '') return false
-  const name = hostNameOf(host).replace(/\.$/, '')
+  const parsed = parseHost(host)
+  if (parsed === undefined) return false
+  const { name } = parsed
   if (loopbackNames.has(name) || name.endsWith('.localhost') || isIP(name) !== 0) return true
   return allowed.some((pattern) => {
     const lower = pattern.toLowerCase()
@@ -38,6 +58,8 @@ export function isAllowedHost(host: string | undefined, allowed: readonly string
     return name === lower
   })
 }
+
+const defaultPorts: Record<string, number> = { 'http:': 80, 'https:': 443 }
 
 export function isAllowedOrigin(options: {
   origin: string
@@ -53,19 +75,32 @@ export function isAllowedOrigin(options: {
     return false // includes the literal "null" origin of sandboxed frames and file: pages
   }
   if (allowedOrigins.some((allowed) => allowed.replace(/\/$/, '').toLowerCase() === parsed.origin.toLowerCase())) return true
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false
-  return options.host !== undefined && parsed.host === new URL(`${parsed.protocol}//${options.host}`).host
+  const defaultPort = defaultPorts[parsed.protocol]
+  if (defaultPort === undefined) return false
+  // Same origin: the Origin's host and port are the Host's, compared as parsed values (never re-parsed text).
+  const host = parseHost(options.host)
+  if (host === undefined) return false
+  const originPort = parsed.port === '' ? defaultPort : Number(parsed.port)
+  return parsed.hostname.toLowerCase() === host.urlName && originPort === (host.port ?? defaultPort)
 }
 
 /** A Fastify `onRequest` hook: Host on every request, Origin on WebSocket upgrades and `/mcp`. */
 export function hostGuard(options: HostPolicyOptions) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const host = request.headers.host
+    const shown = JSON.stringify(String(host ?? '').slice(0, 100))
+    if (parseHost(host) === undefined) {
+      throw new HttpError({
+        status: 400,
+        code: 'invalid_host',
+        message: `Host ${shown} is not a valid host[:port] (port 0–65535, IPv6 in brackets).`,
+      })
+    }
     if (!isAllowedHost(host, options.allowedHosts)) {
       throw new HttpError({
         status: 421,
         code: 'host_not_allowed',
-        message: `Host ${JSON.stringify(String(host ?? '').slice(0, 100))} is not one this server answers to; start it with --allowed-hosts to add names.`,
+        message: `Host ${shown} is not one this server answers to; start it with --allowed-hosts to add names.`,
       })
     }
     const origin = request.headers.origin

@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError, type ReleaseOpsErrorOptions } from '../../core/errors/release-ops-error.js'
+import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
 import { CapacityReachedError } from '../session/session-errors.js'
 import { fastApiDetail } from '../wire/validation-issues.js'
 
@@ -42,6 +43,8 @@ export type WsErrorCode =
 export function httpStatusOf(error: unknown): number {
   if (error instanceof HttpError) return error.status
   if (error instanceof InvalidInputError) return 422
+  // A split, policy or env the request names does not exist (decision 0047).
+  if (error instanceof UnknownNameError) return 404
   if (ReleaseOpsError.isInstance(error)) return statusByCode[error.code] ?? 500
   return 500
 }

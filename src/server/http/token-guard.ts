@@ -11,6 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { HttpError } from './http-errors.js'
 
 export type RouteAccess = 'public' | 'session' | 'operator' | 'operational'
@@ -20,8 +21,6 @@ declare module 'fastify' {
     access?: RouteAccess
     /** Errors on this route are answered as JSON-RPC (HTTP 200), as OpenEnv's `/mcp` does. */
     jsonRpc?: boolean
-    /** The route only answers 405 naming its POST route: it serves no data, so it keeps `public` on operator paths. */
-    methodNotAllowed?: boolean
   }
 }
 
@@ -82,27 +81,36 @@ function unauthorized(presented: string | undefined): HttpError {
   })
 }
 
-/** Operator routes by path: any route under these gets at least `operator` access, whoever registers it. */
-export const operatorRoutePattern = /^\/(?:outputs|train|counters|hub|api\/eval)(?:[/?.]|$)/
-
-/** The access a route gets: its declared level, raised to `operator` on operator paths. */
-export function routeAccessOf(
-  url: string,
-  config: { access?: RouteAccess; methodNotAllowed?: boolean } | undefined,
-): RouteAccess {
-  const declared = config?.access
-  if (declared === 'public' && config?.methodNotAllowed === true) return 'public'
-  if (operatorRoutePattern.test(url) && (declared === undefined || declared === 'session' || declared === 'public'))
-    return 'operator'
-  return declared ?? 'session'
+/** A route registered without an access level: refused at registration, so none is guessed (decision 0047). */
+export class RouteAccessUndeclaredError extends ReleaseOpsError {
+  constructor(method: string, url: string) {
+    super({
+      code: 'route_access_undeclared',
+      message: `Route ${method} ${url} declares no access level: add config.access ('public', 'session', 'operator' or 'operational').`,
+      details: { method, url },
+    })
+    this.name = 'RouteAccessUndeclaredError'
+  }
 }
 
-/** A Fastify `onRequest` hook enforcing each route's `config.access` (default `session`). */
+/** The access a route declared in its options; the level is the handler's, never the path's. */
+export function declaredAccessOf(route: {
+  method: string | string[]
+  url: string
+  config?: { access?: RouteAccess }
+}): RouteAccess {
+  const access = route.config?.access
+  if (access === undefined) throw new RouteAccessUndeclaredError(String(route.method), route.url)
+  return access
+}
+
+/** A Fastify `onRequest` hook enforcing each route's `config.access` (declared at registration). */
 export function tokenGuard(tokens: AccessTokens) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     checkAccess({
       ...tokens,
-      access: request.routeOptions.config?.access ?? 'session',
+      // Only the 404 handler has no route config; it serves nothing, and a token is not needed to learn that.
+      access: request.routeOptions.config?.access ?? 'public',
       authorization: request.headers.authorization,
       loopbackPeer: isLoopbackAddress(request.socket.remoteAddress),
     })

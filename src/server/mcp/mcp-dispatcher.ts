@@ -87,9 +87,22 @@ export function dispatchJsonRpc(message: unknown, context: McpContext): JsonRpcR
   return dispatchJsonRpcRequest(message, context)
 }
 
-/** The error for an empty or oversized batch (nothing of it runs), or undefined when it may run. */
+/**
+ * The error for an empty or oversized batch, or one carrying `initialize` with anything else (nothing of
+ * it runs), or undefined when it may run. MCP's lifecycle says `initialize` MUST NOT be part of a batch
+ * and the SDK's Streamable HTTP server refuses such a batch whole ("Only one initialization request is
+ * allowed"); here too, so one POST can never open sessions whose ids it does not return (decision 0047).
+ */
 export function refuseBatch(batch: readonly unknown[], limits: BatchLimits): JsonRpcResponse | undefined {
   if (batch.length === 0) return jsonRpcError(null, jsonRpcErrors.invalidRequest, 'Invalid Request: empty batch')
+  if (batch.length > 1 && batch.some((item) => (item as { method?: unknown } | null)?.method === 'initialize')) {
+    return jsonRpcError(
+      null,
+      jsonRpcErrors.invalidRequest,
+      'Invalid Request: initialize must be sent alone, not in a batch (only one initialization request is allowed). Nothing was run.',
+      { code: 'initialize_in_batch' },
+    )
+  }
   if (batch.length <= limits.maxBatchSize) return undefined
   return jsonRpcError(
     null,

@@ -35,7 +35,7 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
   app.post(
     `${prefix}/mcp`,
     {
-      config: { jsonRpc: true },
+      config: { access: 'session', jsonRpc: true },
       schema: { summary: 'MCP JSON-RPC: tools/list, tools/call, openenv/session/create|close, initialize.', tags },
       preHandler: async (request, reply) =>
         forwardIfForeign({
@@ -65,6 +65,7 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
   app.delete(
     `${prefix}/mcp`,
     {
+      config: { access: 'session' },
       schema: { summary: 'Close the MCP session named by the Mcp-Session-Id header.', tags },
       preHandler: async (request, reply) =>
         forwardIfForeign({ context, request, reply, sessionId: headerSession(request.headers[sessionHeader]) }),
@@ -83,6 +84,7 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
   app.route({
     method: 'GET',
     url: `${prefix}/mcp`,
+    config: { access: 'session' },
     schema: { summary: 'WS /mcp: JSON-RPC over WebSocket, one session per connection.', tags, hide: true },
     handler: async (_request, reply) => {
       reply.header('allow', 'POST, DELETE')

@@ -14,6 +14,7 @@ export function registerCountersRoutes(app: FastifyInstance, options: { context:
   typed.get(
     '/counters',
     {
+      config: { access: 'operator' },
       schema: {
         summary: 'Env usage counted by this server process: resets, steps, tool calls by name, recent episodes.',
         tags: ['server'],

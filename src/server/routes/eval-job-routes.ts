@@ -33,7 +33,10 @@ export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: Eva
   )
   typed.get(
     '/api/eval',
-    { schema: { summary: 'The current (or last) eval job: state, progress, summary when done.', tags } },
+    {
+      config: { access: 'operator' },
+      schema: { summary: 'The current (or last) eval job: state, progress, summary when done.', tags },
+    },
     () => jobs.status(),
   )
   typed.post(

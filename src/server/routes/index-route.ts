@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import type { EnvHost } from '../env-host.js'
-import type { RouteAccess } from '../http/token-guard.js'
+import { declaredAccessOf, type RouteAccess } from '../http/token-guard.js'
 import { openEnvApiVersion, packageVersion } from '../package-version.js'
 import type { ServerContext } from '../server-context.js'
 
@@ -30,7 +30,7 @@ export function recordRoutes(app: FastifyInstance): IndexedRoute[] {
         path: route.url,
         summary,
         websocket: route.wsHandler !== undefined || route.websocket === true,
-        access: route.config?.access ?? 'session',
+        access: declaredAccessOf(route),
       })
     }
   })

@@ -64,10 +64,12 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
   const { context, host, prefix } = options
   const typed = app.withTypeProvider<ZodTypeProvider>()
   const tags = [host.isDefault && prefix === '' ? 'default env' : host.id]
+  const session = { access: 'session' as const }
 
   typed.post(
     `${prefix}/reset`,
     {
+      config: session,
       schema: {
         summary: 'Stateless reset: a fresh env, reset, closed (use /ws or /sessions for episodes).',
         tags,
@@ -86,6 +88,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
   typed.post(
     `${prefix}/step`,
     {
+      config: session,
       schema: {
         summary: 'Stateless step: a fresh env reset with seed/options, then the action.',
         tags,
@@ -104,7 +107,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
     },
   )
 
-  typed.get(`${prefix}/state`, { schema: { summary: 'State of a fresh env (stateless).', tags } }, () =>
+  typed.get(`${prefix}/state`, { config: session, schema: { summary: 'State of a fresh env (stateless).', tags } }, () =>
     withFreshSession(context, host, (session) => session.state()),
   )
 
@@ -140,6 +143,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
   app.route({
     method: 'GET',
     url: `${prefix}/ws`,
+    config: session,
     schema: { summary: 'OpenEnv WebSocket session: one env per connection.', tags, hide: true },
     handler: async () => {
       throw new HttpError({

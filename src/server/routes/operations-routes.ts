@@ -81,6 +81,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     envs: options.registry,
     policies: policyRegistry,
     defaultEnvId: context.defaultHost.id,
+    maxModelReplyBytes: context.options.maxModelReplyBytes,
   })
   registerCountersRoutes(app, { context, usage: options.usage })
   registerTrainingRoutes(app, {

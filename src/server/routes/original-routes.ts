@@ -73,6 +73,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   const typed = app.withTypeProvider<ZodTypeProvider>()
   const { supervisor, jobs, clustered } = options
   const operational = { access: 'operational' as const }
+  const operator = { access: 'operator' as const }
   const security = [{ bearer: [] }]
 
   const start = async (request: TrainingStartRequest, reply: FastifyReply) => {
@@ -157,7 +158,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   )
   typed.get(
     '/api/get-eval-results',
-    { schema: { summary: 'The last eval job’s summary (the original’s shape when missing).', tags } },
+    { config: operator, schema: { summary: 'The last eval job’s summary (the original’s shape when missing).', tags } },
     () => {
       const status = jobs.status()
       if (status.state !== 'succeeded' || status.summary === null) {
@@ -168,7 +169,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   )
   typed.get(
     '/train/plot',
-    { schema: { summary: 'An auto-refreshing page showing /train/plot.png.', tags } },
+    { config: operator, schema: { summary: 'An auto-refreshing page showing /train/plot.png.', tags } },
     (_request, reply) => {
       reply.type('text/html; charset=utf-8')
       return plotPage
@@ -185,7 +186,8 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   for (const [path, replacement] of aliases) {
     app.get(
       path,
-      { config: { access: 'public', methodNotAllowed: true }, schema: { hide: true } },
+      // Public: it only answers 405 naming its POST route, and serves no data.
+      { config: { access: 'public' }, schema: { hide: true } },
       methodNotAllowed(path, replacement),
     )
   }

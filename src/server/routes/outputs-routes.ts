@@ -15,6 +15,8 @@ import { listOutputs, OutputsPathError, resolveOutputsPath } from '../../train/o
 import { withHttpErrors } from './operations-support.js'
 
 const tags = ['outputs']
+/** Outputs hold checkpoints and logs: operator level (decision 0047). */
+const operator = { access: 'operator' as const }
 const pathQuery = z.object({ path: z.string().max(1024).default('').describe('Relative to the outputs root.') })
 
 const contentTypes: Record<string, string> = {
@@ -40,6 +42,7 @@ export function registerOutputsRoutes(app: FastifyInstance, options: { outputsRo
   typed.get(
     '/outputs/ls',
     {
+      config: operator,
       schema: {
         summary: 'Files and folders under the outputs root (symbolic links listed, never followed).',
         tags,
@@ -55,7 +58,7 @@ export function registerOutputsRoutes(app: FastifyInstance, options: { outputsRo
 
   typed.get(
     '/outputs/file',
-    { schema: { summary: 'One file under the outputs root.', tags, querystring: pathQuery } },
+    { config: operator, schema: { summary: 'One file under the outputs root.', tags, querystring: pathQuery } },
     (request, reply) =>
       withHttpErrors(async () => {
         const target = await resolveOutputsPath(root, request.query.path)
@@ -91,6 +94,7 @@ export function registerOutputsRoutes(app: FastifyInstance, options: { outputsRo
   typed.get(
     '/outputs/archive',
     {
+      config: operator,
       schema: {
         summary: 'A folder under the outputs root as a streamed .tar.gz (links are left out).',
         tags,

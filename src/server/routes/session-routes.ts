@@ -73,12 +73,14 @@ export function registerSessionRoutes(app: FastifyInstance, options: { context: 
   const { context, host, prefix } = options
   const typed = app.withTypeProvider<ZodTypeProvider>()
   const tags = [`${host.id} sessions`]
+  const config = { access: 'session' as const }
   const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) =>
     forwardIfForeign({ context, request, reply, sessionId: request.params.id })
 
   typed.post(
     `${prefix}/sessions`,
     {
+      config,
       schema: {
         summary: 'Create a session: a new env reset with these kwargs (seed, options or a dataset row).',
         tags,
@@ -102,6 +104,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { context: 
   typed.post(
     `${prefix}/sessions/:id/step`,
     {
+      config,
       preHandler: owned,
       schema: {
         summary: 'One tool call in the session.',
@@ -121,6 +124,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { context: 
   typed.post(
     `${prefix}/sessions/:id/reset`,
     {
+      config,
       preHandler: owned,
       schema: {
         summary: 'Start a new episode in the same session.',
@@ -135,13 +139,13 @@ export function registerSessionRoutes(app: FastifyInstance, options: { context: 
 
   typed.get(
     `${prefix}/sessions/:id/state`,
-    { preHandler: owned, schema: { summary: 'Public episode state of the session.', tags, params: sessionParams } },
+    { config, preHandler: owned, schema: { summary: 'Public episode state of the session.', tags, params: sessionParams } },
     (request) => context.store.require(request.params.id, host).state(),
   )
 
   typed.delete(
     `${prefix}/sessions/:id`,
-    { preHandler: owned, schema: { summary: 'Close the session.', tags, params: sessionParams } },
+    { config, preHandler: owned, schema: { summary: 'Close the session.', tags, params: sessionParams } },
     (request) => {
       context.store.require(request.params.id, host)
       context.store.close(request.params.id, 'client_closed')

@@ -24,6 +24,8 @@ export interface TrainingRoutesOptions {
 }
 
 const tags = ['training']
+/** Operator reads: they show runs, logs and metrics, so they need the operator token (decision 0047). */
+const operator = { access: 'operator' as const }
 const linesQuery = z.object({ lines: z.coerce.number().int().default(200).describe('Lines from the end (20–5000).') })
 
 export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRoutesOptions): void {
@@ -74,13 +76,13 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.get(
     '/train/status',
-    { schema: { summary: 'State of the current (or last) run: exit code, elapsed, paths.', tags } },
+    { config: operator, schema: { summary: 'State of the current (or last) run: exit code, elapsed, paths.', tags } },
     () => supervisor.status(),
   )
 
   typed.get(
     '/train/logs',
-    { schema: { summary: 'The last lines of the run’s log (plain text).', tags, querystring: linesQuery } },
+    { config: operator, schema: { summary: 'The last lines of the run’s log (plain text).', tags, querystring: linesQuery } },
     async (request, reply) => {
       const run = supervisor.latestRun()
       reply.type('text/plain; charset=utf-8')
@@ -94,6 +96,7 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
   typed.get(
     '/train/metrics',
     {
+      config: operator,
       schema: {
         summary: 'The run’s log history (live: rewritten on every log/save). `?format=original`: the original’s {smoke, pilot}.',
         tags,
@@ -122,7 +125,10 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.get(
     '/train/summary',
-    { schema: { summary: 'Reward first/last/delta/max, tool-call and failure frequencies, last loss, best checkpoint.', tags } },
+    {
+      config: operator,
+      schema: { summary: 'Reward first/last/delta/max, tool-call and failure frequencies, last loss, best checkpoint.', tags },
+    },
     async () => {
       const run = supervisor.latestRun()
       const snapshot = run ? await readMetricsFile(run.metricsPath) : null
@@ -132,7 +138,10 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.get(
     '/train/plot.png',
-    { schema: { summary: 'Reward, loss and tool-call/failure frequency of the run, as a PNG rendered on the server.', tags } },
+    {
+      config: operator,
+      schema: { summary: 'Reward, loss and tool-call/failure frequency of the run, as a PNG rendered on the server.', tags },
+    },
     async (_request, reply) => {
       const run = supervisor.latestRun()
       const status = supervisor.status()
@@ -154,7 +163,10 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   app.get(
     '/train/live',
-    { schema: { summary: 'Server-Sent Events: `status`, `metrics` (new log-history rows) and `log` (new lines).', tags } },
+    {
+      config: operator,
+      schema: { summary: 'Server-Sent Events: `status`, `metrics` (new log-history rows) and `log` (new lines).', tags },
+    },
     (_request, reply) => {
       if (liveConnections >= (options.maxLiveConnections ?? 32)) {
         throw new HttpError({
