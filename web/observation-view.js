@@ -118,7 +118,7 @@ export function renderObservation(node, observation, prompt = null) {
           'section',
           { 'data-testid': 'evidence' },
           el('h3', {}, 'Evidence / result'),
-          el('pre', {}, JSON.stringify(evidence, null, 2)),
+          el('pre', { class: 'wrap' }, JSON.stringify(evidence, null, 2)),
         )
       : null,
     known ? stateLine(view) : null,
