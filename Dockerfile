@@ -18,7 +18,7 @@
 ARG CUDA_IMAGE=nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cu128
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -34,7 +34,7 @@ ENV DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
   && rm -rf /var/lib/apt/lists/*
-# Node 20 from the official image (same binary as the build stage).
+# Node 24 (the current LTS) from the official image (same binary as the build stage).
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 # The trainer's Python: the host's CUDA torch first, then the declared trainer set.
 COPY python/requirements-train.txt /tmp/requirements-train.txt

@@ -7,54 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { copySources, finalStage, ignoredPatterns, parseDockerfile, stageEnvironment } from './support/dockerfile-instructions.js'
+import { outputsOwnedByUser } from './support/outputs-owner.js'
 
 const root = resolve(import.meta.dirname, '..')
-
-interface Instruction {
-  keyword: string
-  args: string
-  stage: number
-}
-
-/** Instructions with line continuations joined and comments dropped. */
-function parseDockerfile(text: string): Instruction[] {
-  const joined = text.replace(/\\\n/g, ' ')
-  const instructions: Instruction[] = []
-  let stage = -1
-  for (const line of joined.split('\n')) {
-    const trimmed = line.trim()
-    if (!trimmed || trimmed.startsWith('#')) continue
-    const match = /^([A-Z]+)\s+(.*)$/.exec(trimmed)
-    if (!match) throw new Error(`not an instruction: ${trimmed}`)
-    const keyword = match[1] as string
-    if (keyword === 'FROM') stage++
-    instructions.push({ keyword, args: (match[2] as string).trim(), stage })
-  }
-  return instructions
-}
-
-function ignoredPatterns(): RegExp[] {
-  return readFileSync(resolve(root, '.dockerignore'), 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'))
-    .map((pattern) => new RegExp(`^${pattern.replace(/\*\*\//g, '(.*/)?').replace(/\*/g, '[^/]*')}(/|$)`))
-}
-
-/** The build-context sources of the COPY instructions (not `--from` ones). */
-function copySources(instructions: Instruction[]): string[] {
-  return instructions
-    .filter((item) => item.keyword === 'COPY' && !item.args.includes('--from='))
-    .flatMap((item) => {
-      const parts = item.args.split(/\s+/).filter((part) => !part.startsWith('--'))
-      return parts.slice(0, -1)
-    })
-}
-
-const finalStage = (instructions: Instruction[]) => {
-  const last = Math.max(...instructions.map((item) => item.stage))
-  return instructions.filter((item) => item.stage === last)
-}
 
 describe.each([
   ['Dockerfile', { trains: true }],
@@ -64,7 +20,7 @@ describe.each([
   const final = finalStage(instructions)
 
   it('copies only files that exist and that .dockerignore keeps', () => {
-    const ignored = ignoredPatterns()
+    const ignored = ignoredPatterns(root)
     const sources = copySources(instructions)
     expect(sources.length).toBeGreaterThan(5)
     for (const source of sources) {
@@ -99,6 +55,18 @@ describe.each([
         /nvidia\/cuda:/,
       )
     }
+  })
+
+  it('runs on Node 24 (the current LTS) in every Node stage', () => {
+    const nodeBases = instructions.filter((item) => item.keyword === 'FROM' && item.args.startsWith('node:'))
+    expect(nodeBases.length).toBeGreaterThan(0)
+    for (const from of nodeBases) expect(from.args).toMatch(/^node:24-/)
+  })
+
+  it("writes its outputs to RELEASEOPS_OUTPUTS_DIR, a folder the image's USER owns", () => {
+    const outputs = stageEnvironment(final).RELEASEOPS_OUTPUTS_DIR
+    expect(outputs).toBe('/data/outputs')
+    expect(outputsOwnedByUser(final, outputs as string)).toBe(true)
   })
 
   it('lint: pinned bases, a non-root user, a health check, no token baked in, serve as the command', () => {

@@ -120,7 +120,7 @@ export function describeError(error) {
   if (error instanceof ApiError) {
     const hint =
       error.code === 'token_not_configured'
-        ? ' (start the server with --token or RELEASEOPS_TOKEN to enable this)'
+        ? ' (then enter that operator token in the Token field above)'
         : error.code === 'unauthorized'
           ? ' (enter the server token above)'
           : ''

@@ -9,6 +9,8 @@ const byId = (id) => document.getElementById(id)
 const palette = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#4b5563']
 const charts = []
 let polling
+/** The job started from this page, whose end replaces its "started" line. */
+let following = null
 
 function rateCell(block, key) {
   const value = block[key]
@@ -22,12 +24,17 @@ function metricKeys(summary) {
   return Object.keys(first).filter((key) => typeof first[key] === 'number' && key !== 'count')
 }
 
+/** A metric name that may wrap after its underscores (so ten metrics fit 1280 px), same text. */
+function breakable(key) {
+  return key.split('_').flatMap((part, index) => (index === 0 ? [part] : ['_', el('wbr'), part]))
+}
+
 function blockTable(rows, keys, label, testId) {
   return table(
     [
       [label, (row) => row.name],
       ['n', (row) => formatNumber(row.block.count)],
-      ...keys.map((key) => [key, (row) => rateCell(row.block, key)]),
+      ...keys.map((key) => [breakable(key), (row) => rateCell(row.block, key)]),
     ],
     rows,
     { 'data-testid': testId },
@@ -170,7 +177,20 @@ async function follow() {
   const status = await api('/api/eval')
   showJob(status)
   if (status.state === 'running') polling = setTimeout(() => follow().catch(() => undefined), 500)
-  else loadFiles().catch(() => undefined)
+  else {
+    if (following === status.job_id) {
+      // The "started" line of the job begun here gives way to how it ended.
+      following = null
+      notice(byId('message'), status.state === 'succeeded' ? 'ok' : 'error', jobEnd(status))
+    }
+    loadFiles().catch(() => undefined)
+  }
+}
+
+/** One line for a job that ended: state, rows done, and its error when it failed. */
+function jobEnd(status) {
+  const error = status.error ? `: ${status.error.code}: ${status.error.message}` : ''
+  return `Eval job ${status.job_id} ${status.state} (${status.done}/${status.total})${error}.`
 }
 
 async function runJob(event) {
@@ -181,13 +201,13 @@ async function runJob(event) {
   // A base URL turns the job into a model eval (the server runs its rows against that endpoint).
   const agents = modelUrl ? { model: { name: byId('model-name').value.trim() || 'model', base_url: modelUrl } } : { policies }
   try {
-    showJob(
-      await api('/api/eval', {
-        method: 'POST',
-        body: { env_id: byId('env').value, split: byId('split').value, ...agents, ...(rows > 0 ? { max_rows: rows } : {}) },
-      }),
-    )
-    notice(byId('message'), 'info', 'Eval job started.')
+    const started = await api('/api/eval', {
+      method: 'POST',
+      body: { env_id: byId('env').value, split: byId('split').value, ...agents, ...(rows > 0 ? { max_rows: rows } : {}) },
+    })
+    showJob(started)
+    following = started.job_id
+    notice(byId('message'), 'info', `Eval job ${started.job_id} started.`)
     await follow()
   } catch (error) {
     notice(byId('message'), 'error', describeError(error))

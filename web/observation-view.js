@@ -4,6 +4,7 @@
  * shapes fall back to formatted JSON, so any env can be played.
  */
 import { clear, el, formatNumber, table } from './common.js'
+import { gradingSections } from './grading-view.js'
 
 /** The view part of an observation (`releaseops-v2` nests it under `view`; v1 is flat). */
 export function viewOf(observation) {
@@ -87,8 +88,19 @@ function workersTable(view) {
   )
 }
 
-/** Renders the observation into `node`. */
-export function renderObservation(node, observation) {
+/**
+ * Renders the observation into `node`. `prompt`: the episode's grading prompt (`gradingPrompt` of its
+ * reset observation), when the env is a grading env; later observations carry only results.
+ */
+export function renderObservation(node, observation, prompt = null) {
+  if (prompt) {
+    const error = observation?.error ?? null
+    return clear(
+      node,
+      error ? el('div', { class: 'notice error', 'data-testid': 'observation-error' }, `${error.code}: ${error.message}`) : null,
+      gradingSections(prompt, observation),
+    )
+  }
   const view = viewOf(observation)
   const known = view.phase !== undefined || Array.isArray(view.proposals)
   const result = observation?.result ?? null
@@ -106,14 +118,14 @@ export function renderObservation(node, observation) {
           'section',
           { 'data-testid': 'evidence' },
           el('h3', {}, 'Evidence / result'),
-          el('pre', {}, JSON.stringify(evidence, null, 2)),
+          el('pre', { class: 'wrap' }, JSON.stringify(evidence, null, 2)),
         )
       : null,
     known ? stateLine(view) : null,
     known ? el('section', {}, el('h3', {}, 'Release checks'), checksTable(view)) : null,
     known ? el('section', {}, el('h3', {}, 'Proposals'), proposalsTable(view)) : null,
     known ? el('section', {}, el('h3', {}, 'Worker track records'), workersTable(view)) : null,
-    known ? null : el('pre', { 'data-testid': 'observation-json' }, JSON.stringify(observation, null, 2)),
+    known ? null : el('pre', { class: 'wrap', 'data-testid': 'observation-json' }, JSON.stringify(observation, null, 2)),
   )
 }
 

@@ -1,13 +1,15 @@
 /**
  * Play: pick an env, a dataset row (or a family and a seed), start an HTTP session and call tools by
  * clicking. After each call the page shows the observation, the proposals, the evidence returned and
- * the reward (this step's and the episode's).
+ * the reward (this step's and the episode's). A grading env shows its field, catalog and levels and
+ * takes the final answer in a form of its own. A refused action (`accepted: false`) is a failure.
  */
 import { api, clear, describeError, el, formatNumber, notice, renderHeader } from './common.js'
+import { answerForm, gradingPrompt } from './grading-view.js'
 import { idSuggestions, renderObservation, rewardLine } from './observation-view.js'
 
 const byId = (id) => document.getElementById(id)
-const state = { env: '', rows: [], tools: [], session: null, observation: null, done: false }
+const state = { env: '', rows: [], tools: [], session: null, observation: null, prompt: null, done: false }
 
 function option(value, label = value) {
   return el('option', { value }, label)
@@ -24,10 +26,21 @@ async function loadEnvs() {
   await loadEnv(select.value)
 }
 
+/** Forgets the episode on screen (another env, or none started yet). */
+function clearEpisode() {
+  Object.assign(state, { session: null, observation: null, prompt: null, done: false })
+  clear(byId('observation'))
+  clear(byId('history'))
+  byId('reward').textContent = ''
+  notice(byId('message'), 'info', '')
+}
+
 async function loadEnv(envId) {
   state.env = envId
+  clearEpisode()
   const [metadata, rows] = await Promise.all([api(`/envs/${envId}/metadata`), api(`/api/envs/${envId}/rows?limit=400`)])
   state.tools = metadata.tools
+  renderTools()
   clear(
     byId('split'),
     rows.splits.map((split) => option(split)),
@@ -68,10 +81,8 @@ function resetArguments() {
   const row = state.rows.find((item) => String(item.index) === byId('row').value)
   const seed = Number(byId('seed').value)
   const family = byId('family').value
-  if (row && row.seed === seed && (row.family ?? '') === family) {
-    const { index: _index, split: _split, env_id: _envId, ...fields } = row
-    return fields
-  }
+  // A row unchanged: the reset arguments the server says the env takes for it.
+  if (row && row.seed === seed && (row.family ?? '') === family) return row.reset
   return { ...(Number.isInteger(seed) && byId('seed').value !== '' ? { seed } : {}), ...(family ? { family } : {}) }
 }
 
@@ -81,6 +92,7 @@ async function startEpisode() {
     const reply = await api(`/envs/${state.env}/sessions`, { method: 'POST', body: resetArguments() })
     state.session = reply.session_id
     state.done = false
+    state.prompt = gradingPrompt(reply.observation)
     clear(byId('history'))
     show(reply)
     notice(byId('message'), 'ok', `Episode started (session ${reply.session_id.slice(0, 8)}…).`)
@@ -91,7 +103,7 @@ async function startEpisode() {
 
 function show(reply) {
   state.observation = reply.observation
-  renderObservation(byId('observation'), reply.observation)
+  renderObservation(byId('observation'), reply.observation, state.prompt)
   byId('reward').textContent = rewardLine(reply)
   state.done = reply.done
   renderTools()
@@ -112,7 +124,11 @@ function fieldFor(name, schema, suggestions) {
       : name.endsWith('_id')
         ? 'ref'
         : null
-  const values = kind ? [...suggestions[kind]] : []
+  if (schema.type === 'array') {
+    // A list of ids (grading's choice_ids): typed comma-separated.
+    return el('input', { name, type: 'text', placeholder: 'e.g. 3, 7', 'data-testid': `arg-${name}` })
+  }
+  const values = kind ? [...suggestions[kind]] : (suggestions.fields[name] ?? [])
   const prefix = { pr_id: 'pr_', run_id: 'ci_run', ticket_id: 'ticket_' }[name]
   const offered = prefix ? values.filter((value) => value.startsWith(prefix)) : values
   const listId = `list-${name}`
@@ -133,9 +149,11 @@ function fieldFor(name, schema, suggestions) {
 }
 
 function renderTools() {
-  const suggestions = idSuggestions(state.observation)
+  const suggestions = { ...idSuggestions(state.observation), fields: promptFields() }
+  const closed = state.session === null || state.done
   clear(
     byId('tools'),
+    state.prompt ? answerForm(state.prompt, { disabled: closed, onAnswer: answer }) : null,
     state.tools.map((tool) => {
       const properties = tool.input_schema?.properties ?? {}
       const form = el(
@@ -143,11 +161,7 @@ function renderTools() {
         { class: 'tool', 'data-testid': `tool-${tool.name}` },
         el('strong', { title: tool.description }, tool.name),
         Object.entries(properties).map(([name, schema]) => el('label', {}, `${name} `, fieldFor(name, schema, suggestions))),
-        el(
-          'button',
-          { type: 'submit', disabled: state.session === null || state.done, 'data-testid': `call-${tool.name}` },
-          'Call',
-        ),
+        el('button', { type: 'submit', disabled: closed, 'data-testid': `call-${tool.name}` }, 'Call'),
       )
       form.addEventListener('submit', (event) => {
         event.preventDefault()
@@ -158,42 +172,74 @@ function renderTools() {
   )
 }
 
+/** The field metadata of a grading prompt, offered for same-named arguments (field_name, table_name). */
+function promptFields() {
+  const field = state.prompt?.field ?? {}
+  return Object.fromEntries(Object.entries(field).map(([name, value]) => [name, value ? [String(value)] : []]))
+}
+
 function argumentsOf(tool, form) {
   const properties = tool.input_schema?.properties ?? {}
   const values = {}
   for (const [name, schema] of Object.entries(properties)) {
     const raw = form.elements.namedItem(name)?.value ?? ''
     if (raw === '') continue
-    values[name] = schema.type === 'integer' || schema.type === 'number' ? Number(raw) : raw
+    if (schema.type === 'array') {
+      values[name] = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    } else values[name] = schema.type === 'integer' || schema.type === 'number' ? Number(raw) : raw
   }
   return values
 }
 
-async function callTool(tool, form) {
-  const args = argumentsOf(tool, form)
+/** How a reply went: an error, an action the env refused (`accepted: false`), or done. */
+function outcomeOf(toolName, reply) {
+  if (reply.error) return { ok: false, tag: reply.error.code, message: `${reply.error.code}: ${reply.error.message}` }
+  const result = reply.result ?? reply.observation?.result
+  if (result && typeof result === 'object' && result.accepted === false) {
+    const reason = result.reason ?? 'refused'
+    const cost = result.hours_lost === undefined ? '' : ` (${result.hours_lost} h lost)`
+    return { ok: false, tag: `rejected: ${reason}`, message: `${toolName} rejected: ${reason}${cost}.` }
+  }
+  const final = reply.observation?.final
+  if (final && typeof final === 'object') {
+    const verdict = final.reward > 0 ? 'correct' : `wrong${final.code ? ` (${final.code})` : ''}`
+    return { ok: final.reward > 0, tag: verdict, message: `Answer ${verdict}: reward ${formatNumber(final.reward)}.` }
+  }
+  return { ok: true, tag: '', message: `${toolName} done.` }
+}
+
+async function step(toolName, args) {
   try {
     const reply = await api(`/envs/${state.env}/sessions/${state.session}/step`, {
       method: 'POST',
-      body: { tool: tool.name, arguments: args },
+      body: { tool: toolName, arguments: args },
     })
+    const outcome = outcomeOf(toolName, reply)
     byId('history').append(
       el(
         'li',
-        { class: reply.error ? 'bad' : 'good' },
-        `${tool.name}(${JSON.stringify(args)}) → reward ${formatNumber(reply.reward)}, total ${formatNumber(reply.cumulative_reward)}`,
-        reply.error ? ` · ${reply.error.code}` : '',
+        { class: outcome.ok ? 'good' : 'bad' },
+        `${toolName}(${JSON.stringify(args)}) → reward ${formatNumber(reply.reward)}, total ${formatNumber(reply.cumulative_reward)}`,
+        outcome.tag ? ` · ${outcome.tag}` : '',
         reply.done ? ` · ${reply.terminal_reason ?? 'done'}` : '',
       ),
     )
     show(reply)
-    notice(
-      byId('message'),
-      reply.error ? 'error' : 'ok',
-      reply.error ? `${reply.error.code}: ${reply.error.message}` : `${tool.name} done.`,
-    )
+    notice(byId('message'), outcome.ok ? 'ok' : 'error', outcome.message)
   } catch (error) {
     notice(byId('message'), 'error', describeError(error))
   }
+}
+
+function callTool(tool, form) {
+  return step(tool.name, argumentsOf(tool, form))
+}
+
+function answer(args) {
+  return step('final_response', args)
 }
 
 renderHeader('play.html')

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { modelModes } from '../agent/chat-model.js'
@@ -23,6 +23,7 @@ import { buildLlmSummary } from '../eval/llm-summary.js'
 import { runEval } from '../eval/run-eval.js'
 import { runFingerprint } from '../eval/run-fingerprint.js'
 import { runLlmEval } from '../eval/run-llm-eval.js'
+import { makeOutputsDirectory } from './make-outputs-directory.js'
 import { TrainingStateError, TrainingUnavailableError } from './training-errors.js'
 
 export const evalJobRequestSchema = z
@@ -198,7 +199,7 @@ export class EvalJobRunner extends EventEmitter {
     groupBy: readonly string[]
     samples: number
   }): Promise<EvalSummary> {
-    await mkdir(job.folder, { recursive: true })
+    await makeOutputsDirectory(job.folder)
     const episodesPath = join(job.folder, 'episodes.jsonl')
     let summary: EvalSummary
     const runInfo = { env_id: job.envId, dataset: job.request.split, rows: job.rows.length }

@@ -4,9 +4,10 @@
  * every segment, then the real path is checked to lie inside the root's real path). Anything else is a
  * coded error, never a file outside the root.
  */
-import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises'
+import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
+import { makeOutputsDirectory } from './make-outputs-directory.js'
 
 export class OutputsPathError extends ReleaseOpsError {
   readonly status: number
@@ -65,7 +66,7 @@ export function outputsPathSegments(requested: string): string[] {
 
 /** The root's real path (created when missing, so a fresh server can list an empty root). */
 export async function outputsRootRealPath(root: string): Promise<string> {
-  await mkdir(root, { recursive: true })
+  await makeOutputsDirectory(root)
   return realpath(root)
 }
 
@@ -164,6 +165,6 @@ export async function listOutputs(options: {
 /** A folder for the server's own writes (runs, eval jobs) inside the root, created if needed. */
 export async function ensureOutputsFolder(root: string, ...segments: string[]): Promise<string> {
   const folder = resolve(root, ...segments)
-  await mkdir(folder, { recursive: true })
+  await makeOutputsDirectory(folder)
   return folder
 }

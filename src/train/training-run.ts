@@ -4,9 +4,10 @@
  * command) and the log header. The model is a Hub id or a folder checked to lie inside the root.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
+import { makeOutputsDirectory } from './make-outputs-directory.js'
 import { resolveOutputsPath } from './outputs-root.js'
 import { TrainingUnavailableError } from './training-errors.js'
 import { type TrainingParameters, type TrainingStartRequest, trainingParameters } from './training-request.js'
@@ -62,7 +63,7 @@ export async function prepareTrainingRun(options: {
   const rows = dataset.rows(parameters.split)
   const runId = runIdFor(parameters.preset, options.now)
   const runDir = join(options.outputsRoot, 'runs', runId)
-  await mkdir(runDir, { recursive: true })
+  await makeOutputsDirectory(runDir)
   const datasetPath = join(runDir, 'dataset.jsonl')
   await writeFile(datasetPath, rows.map((row) => `${dataset.serializeRow(row)}\n`).join(''))
   return {

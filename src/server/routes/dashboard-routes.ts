@@ -82,7 +82,8 @@ export function registerDashboardRoutes(
     {
       config,
       schema: {
-        summary: 'Dataset rows of a split without their prompts (what the play page offers).',
+        summary:
+          'Dataset rows of a split without their prompts, each with the reset arguments it maps to (what the play page offers).',
         tags: ['dashboard'],
         params: z.object({ id: z.string().max(100) }),
         querystring: z.object({
@@ -105,7 +106,8 @@ export function registerDashboardRoutes(
         total: rows.length,
         rows: rows.slice(request.query.offset, request.query.offset + request.query.limit).map((row, index) => {
           const { prompt: _prompt, ...rest } = row
-          return { index: request.query.offset + index, ...rest }
+          // What the env's reset takes for this row (a grading row goes under options.row, not top level).
+          return { index: request.query.offset + index, ...rest, reset: dataset.toResetParams(rest) }
         }),
       }
     },

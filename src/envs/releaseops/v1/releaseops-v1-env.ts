@@ -46,7 +46,7 @@ export type ResetOptionsV1 = z.input<typeof resetOptionsV1>
 export const releaseOpsV1Spec: EnvSpec = {
   id: 'releaseops-v1',
   description:
-    'ReleaseOps Arena v1: the original environment reproduced exactly. A supervisor inspects evidence, asks workers, approves, blocks or holds release proposals under a review budget and three safety rules. Kept for reproducing published tables; train on releaseops-v2.',
+    'ReleaseOps Arena v1: the original environment reproduced exactly. A supervisor inspects evidence, asks workers, approves, blocks or holds release proposals under a review budget and three safety rules. Kept for reproducing published tables; train on releaseops-v3 (the default).',
   tools: releaseOpsTools,
   maxEpisodeSteps: 64,
   deterministic: true,

@@ -26,7 +26,7 @@ export type ResetOptionsV2 = z.input<typeof resetOptionsV2>
 export const releaseOpsV2Spec: EnvSpec = {
   id: 'releaseops-v2',
   description:
-    'ReleaseOps Arena v2: a supervisor gates a checkout release under a review budget, a deadline and three safety rules. Facts are hidden until evidence verifies them, workers claim (and are sometimes wrong) according to their archetype, revisions may not fix anything, and every episode is winnable. The default env.',
+    'ReleaseOps Arena v2: a supervisor gates a checkout release under a review budget, a deadline and three safety rules. Facts are hidden until evidence verifies them, workers claim (and are sometimes wrong) according to their archetype, revisions may not fix anything, and every episode is winnable. Frozen for published numbers; releaseops-v3 is the default.',
   tools: releaseOpsTools,
   maxEpisodeSteps: 64,
   deterministic: true,
