@@ -35,7 +35,7 @@ interface ConfigFlags {
 
 interface PreflightFlags {
   run: string
-  patchList: string
+  patchList?: string
   verlRoot?: string
   nvidiaSmi?: string
   python?: string
@@ -130,7 +130,7 @@ export function registerVerlCommand(program: Command): void {
       'On the training machine: check VeRL version and patches, host, release, tools, token budget and checkpoint; print the launch command only if all pass.',
     )
     .requiredOption('--run <dir>', 'the run directory written by `verl config`')
-    .requiredOption('--patch-list <file>', 'the declared VeRL patches (releaseops-verl-patches-v1, with file hashes)')
+    .option('--patch-list <file>', 'the declared VeRL patches (releaseops-verl-patches-v1, with file hashes); none when absent')
     .option('--verl-root <dir>', 'the installed verl package directory (default: where the interpreter imports it from)')
     .option('--nvidia-smi <path>', 'nvidia-smi executable', 'nvidia-smi')
     .option('--python <path>', "the training interpreter (default: the config's)")
@@ -146,7 +146,7 @@ export function registerVerlCommand(program: Command): void {
     .action(async (flags: PreflightFlags) => {
       const manifest = await runVerlPreflight({
         runDirectory: flags.run,
-        patchList: flags.patchList,
+        ...(flags.patchList ? { patchList: flags.patchList } : {}),
         ...(flags.verlRoot ? { verlRoot: flags.verlRoot } : {}),
         ...(flags.nvidiaSmi ? { nvidiaSmi: flags.nvidiaSmi } : {}),
         ...(flags.python ? { python: flags.python } : {}),

@@ -31,6 +31,8 @@ export const verlRunFiles = {
   package: 'releaseops_verl',
   launchManifest: 'launch_manifest.json',
   launchScript: 'launch.sh',
+  /** SFT: the plan's gate step (written by the preflight). */
+  gateScript: 'gate.sh',
 } as const
 
 const flag = (value: boolean) => (value ? 'True' : 'False')
@@ -115,7 +117,6 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, to
     `${rollout}.multi_turn.max_user_turns=${settings.max_tool_calls}`,
     `${rollout}.multi_turn.max_tool_response_length=${settings.max_tool_response_length}`,
     `${rollout}.multi_turn.tool_response_truncate_side=right`,
-    `${rollout}.multi_turn.tokenization_sanity_check_mode=strict`,
     `${rollout}.agent.default_agent_loop=${verlAgentLoopName}`,
     `${rollout}.agent.agent_loop_config_path=${join(paths.run, verlRunFiles.agentLoop)}`,
     `actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
@@ -123,6 +124,8 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, to
     'reward.custom_reward_function.name=compute_score',
     'reward.reward_manager.name=naive',
     ...trainerOverrides(settings, paths),
+    // 0.9.0 defaults to the v1 trainer, which imports TransferQueue: not installed by `pip install verl`.
+    'trainer.use_v1=False',
   ]
 }
 
@@ -151,6 +154,26 @@ export function verlEntryPoint(settings: VerlRunSettings): string[] {
         'verl.trainer.sft_trainer',
       ]
     : [settings.python, '-m', 'verl.trainer.main_ppo']
+}
+
+/**
+ * What the entry point imports before training starts, as the preflight has the training interpreter
+ * import it: `main_ppo` (Hydra, Ray, OmegaConf), with `use_v1=False` its v0 task runner, the workers and
+ * agent-loop machinery that runner loads, vLLM, and our own tools and agent loop. (`use_v1=True` would
+ * add `transfer_queue`, in VeRL's requirements.txt but not in its setup.py.)
+ */
+export function verlEntryImports(settings: VerlRunSettings): string[] {
+  return settings.kind === 'sft'
+    ? ['verl.trainer.sft_trainer', 'releaseops_verl.verl_sft_dataset']
+    : [
+        'verl.trainer.main_ppo',
+        'verl.trainer.main_ppo_v0',
+        'verl.workers.engine_workers',
+        'verl.experimental.agent_loop',
+        'vllm',
+        'releaseops_verl.verl_function_tools',
+        'releaseops_verl.agent_loop',
+      ]
 }
 
 /** Quotes a word for a POSIX shell (only when needed). */
