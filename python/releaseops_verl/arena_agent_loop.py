@@ -62,6 +62,7 @@ def load_tool_schemas(path: str) -> List[Dict[str, Any]]:
 
 
 try:
+    from verl.experimental.agent_loop.agent_loop import _agent_loop_registry
     from verl.experimental.agent_loop.agent_loop import register as _register
     from verl.experimental.agent_loop.tool_agent_loop import AgentState as _AgentState
     from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop as _ToolAgentLoop
@@ -80,7 +81,6 @@ if _ToolAgentLoop is not None and _register is not None:
             self.tool_schema = _ToolSchema.model_validate(schema)
             self.name = self.tool_schema.function.name
 
-    @_register(AGENT_LOOP_NAME)
     class ArenaAgentLoop(_ToolAgentLoop):  # type: ignore[misc, valid-type]
         """ToolAgentLoop whose tools are the Arena session's; the score is the env's cumulative reward."""
 
@@ -144,6 +144,11 @@ if _ToolAgentLoop is not None and _register is not None:
             if len(text) > self.max_tool_response_length:
                 text = text[: self.max_tool_response_length] + "...(truncated)"
             return _ToolResponse(text=text), float(reply.get("reward") or 0.0), {}
+
+    # The run's agent_loop.yaml registers this class with its arguments (env_url, tool_schemas_path); VeRL's
+    # `register` would replace that entry with a bare one when Hydra imports this module mid-run.
+    if AGENT_LOOP_NAME not in _agent_loop_registry:
+        _register(AGENT_LOOP_NAME)(ArenaAgentLoop)
 
 else:
     ArenaAgentLoop = None  # VeRL is not installed here
