@@ -57,8 +57,19 @@ describe('verl config', () => {
         'actor_rollout_ref.rollout.agent.default_agent_loop=releaseops_grading',
         'reward.custom_reward_function.name=compute_score',
         '+data.apply_chat_template_kwargs.enable_thinking=False',
+        'trainer.use_v1=False',
       ]),
     )
+    // Read only by a module VeRL 0.9.0 never imports: not written, not claimed.
+    expect(written.overrides.some((entry) => entry.includes('tokenization_sanity_check_mode'))).toBe(false)
+    expect(written.settings.kl_reference).toBe('base')
+    await expect(
+      config({
+        kind: 'rloo',
+        machine,
+        settings: { kl_reference: 'sft', lora_adapter_path: join(machine.model, 'lora_adapter') },
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_verl_settings', path: 'kl_reference' })
     expect(written.overrides).toContain(
       `actor_rollout_ref.rollout.multi_turn.function_tool_path=${join(run, 'releaseops_verl', 'verl_function_tools.py')}`,
     )

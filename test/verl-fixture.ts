@@ -117,6 +117,19 @@ export const patchedSources: Record<keyof typeof unpatchedSources, string> = {
   'utils/dataset/multiturn_sft_dataset.py': `${unpatchedSources['utils/dataset/multiturn_sft_dataset.py']}# releaseops: prefix-diff rendering + answer mask\n`,
 }
 
+/** Files of the fake installed tree behind `verlEntryImports` (packages and modules). */
+export const trainerModules = [
+  'verl/trainer/__init__.py',
+  'verl/trainer/main_ppo.py',
+  'verl/trainer/main_ppo_v0.py',
+  'verl/trainer/sft_trainer.py',
+  'verl/workers/__init__.py',
+  'verl/workers/engine_workers.py',
+  'verl/experimental/__init__.py',
+  'verl/experimental/agent_loop/__init__.py',
+  'vllm/__init__.py',
+] as const
+
 export interface FakeMachine {
   root: string
   site: string
@@ -151,8 +164,10 @@ export function fakeMachine(options: { verl?: string; patched?: boolean } = {}):
   )
   for (const [file, text] of Object.entries(options.patched === false ? unpatchedSources : patchedSources))
     write(join(verlRoot, file), text)
+  // The modules the trainers import (the probe imports them): empty stand-ins of VeRL's and vLLM's.
+  for (const module of trainerModules) write(join(site, ...module.split('/')), '')
   const python = join(root, 'bin', 'python')
-  write(python, `#!/bin/sh\nPYTHONPATH=${site} PYTHONDONTWRITEBYTECODE=1 exec ${testPython()} "$@"\n`)
+  write(python, `#!/bin/sh\nPYTHONPATH=${site}\${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 exec ${testPython()} "$@"\n`)
   chmodSync(python, 0o755)
   const nvidiaSmi = join(root, 'bin', 'nvidia-smi')
   const gpuFile = join(root, 'gpus.csv')

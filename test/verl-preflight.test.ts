@@ -85,7 +85,16 @@ describe('verl preflight', () => {
     const manifest = await preflight(run, machine)
     expect(manifest.failed).toEqual([])
     expect(manifest.status).toBe('passed')
-    expect(manifest.command).toContain('verl.trainer.main_ppo')
+    // The probed interpreter's own path runs the trainer, not the configured name for it.
+    const host = check(manifest, 'host')?.facts as { python: { executable: string; imports: Record<string, unknown> } }
+    const probed = host.python
+    expect(probed.executable).not.toBe(machine.python)
+    expect(manifest.command).toContain(` ${probed.executable} -m verl.trainer.main_ppo `)
+    expect(manifest.command).toContain(' trainer.use_v1=False ')
+    expect(Object.keys(probed.imports)).toEqual(
+      expect.arrayContaining(['verl.trainer.main_ppo', 'verl.trainer.main_ppo_v0', 'vllm']),
+    )
+    expect(Object.values(probed.imports).every((error) => error === null)).toBe(true)
     expect(manifest.command).toContain(`RELEASEOPS_VERL_TASK=${join(run, 'task.json')}`)
     expect(readFileSync(join(run, 'launch.sh'), 'utf8')).toContain(manifest.command as string)
     expect(JSON.parse(readFileSync(join(run, 'launch_manifest.json'), 'utf8'))).toEqual(manifest)
@@ -255,6 +264,21 @@ describe('verl preflight', () => {
       await preflight(short.run, tight),
       'token_budget',
       /three-call reference episode\(s\) exceed max_response_length=120/,
+    )
+
+    // The trainer's own imports, imported by the training interpreter: a plain `pip install verl` without
+    // the v0 runner (or with a module raising at import) is caught before launch. No patch list is needed.
+    const partial = fakeMachine()
+    const missing = await config({ kind: 'rloo', machine: partial })
+    rmSync(join(partial.site, 'verl', 'trainer', 'main_ppo_v0.py'))
+    writeFileSync(
+      join(partial.site, 'vllm', '__init__.py'),
+      "raise ImportError('libcudart.so.13: cannot open shared object file')\n",
+    )
+    expectOnlyFailure(
+      await preflight(missing.run, partial, { patchList: undefined }),
+      'host',
+      /the trainer imports verl\.trainer\.main_ppo_v0, which fails: ModuleNotFoundError: No module named 'verl\.trainer\.main_ppo_v0'; the trainer imports vllm, which fails: ImportError: libcudart/,
     )
 
     const bare = fakeMachine()

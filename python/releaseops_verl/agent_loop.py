@@ -70,6 +70,7 @@ def check_row(kwargs: Mapping[str, Any], bundle: TaskBundle) -> Dict[str, Any]:
 
 
 try:
+    from verl.experimental.agent_loop.agent_loop import _agent_loop_registry
     from verl.experimental.agent_loop.agent_loop import register as _register
     from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop as _ToolAgentLoop
 except ImportError:
@@ -78,7 +79,6 @@ except ImportError:
 
 if _ToolAgentLoop is not None and _register is not None:
 
-    @_register(AGENT_LOOP_NAME)
     class GradingAgentLoop(_ToolAgentLoop):  # type: ignore[misc, valid-type]
         """ToolAgentLoop plus the row check and the exact terminal reward."""
 
@@ -108,6 +108,11 @@ if _ToolAgentLoop is not None and _register is not None:
                 }
             )
             return output
+
+    # agent_loop.yaml registers this class with its arguments; VeRL's `register` would replace that entry
+    # with a bare one (task_path and max_tool_calls lost) when Hydra first imports this module mid-run.
+    if AGENT_LOOP_NAME not in _agent_loop_registry:
+        _register(AGENT_LOOP_NAME)(GradingAgentLoop)
 
 else:
     GradingAgentLoop = None  # VeRL is not installed here

@@ -28,6 +28,8 @@ export interface MockOpenAiServerOptions {
   modelName?: string
   /** The checkpoint path `GET /v1/models` names as `root`, as vLLM does. */
   modelRoot?: string
+  /** The base checkpoint `GET /v1/models` names as `parent` (vLLM does for a LoRA module). */
+  modelParent?: string
   host?: string
   port?: number
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
@@ -192,6 +194,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
             created: 0,
             owned_by: 'releaseops',
             ...(options.modelRoot ? { root: options.modelRoot } : {}),
+            ...(options.modelParent ? { parent: options.modelParent } : {}),
           },
         ],
       })

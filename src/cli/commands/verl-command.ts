@@ -4,22 +4,26 @@
  * prints the launch command only when all pass: exit 0, else 1 with the failed checks).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander'
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type VerlModelFamily, verlModelFamilies } from '../../train/verl/model-family.js'
 import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
 import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
+import { arenaEnvId, runArenaVerlConfig } from '../../train/verl/write-arena-config.js'
 import { runVerlConfig } from '../../train/verl/write-verl-config.js'
 import { parseJsonObject, parsePositiveInteger } from '../parse-options.js'
 import { printSummary } from './release-options.js'
 
 interface ConfigFlags {
   kind: VerlRunKind
-  release: string
+  env?: string
+  envUrl?: string
+  release?: string
   modelPath: string
   outputDir: string
-  registry: string
-  corpus: string
+  registry?: string
+  corpus?: string
   taskConfig?: string
-  gradingManifest: string
+  gradingManifest?: string
   enableThinking: boolean
   modelFamily?: VerlModelFamily
   maxTokenLenPerGpu?: number
@@ -35,7 +39,7 @@ interface ConfigFlags {
 
 interface PreflightFlags {
   run: string
-  patchList: string
+  patchList?: string
   verlRoot?: string
   nvidiaSmi?: string
   python?: string
@@ -66,13 +70,18 @@ export function registerVerlCommand(program: Command): void {
         .choices(verlRunKinds)
         .makeOptionMandatory(),
     )
-    .requiredOption('--release <dir>', 'the release the run trains on')
-    .requiredOption('--model-path <dir>', 'the checkpoint to train (the reference for RLOO)')
+    .option('--env <id>', `${arenaEnvId}: multi-turn RL of the Arena on its env server (no release); default: the grading task`)
+    .option(
+      '--env-url <url>',
+      `${arenaEnvId}: the env server's OpenEnv WebSocket endpoint (ws://127.0.0.1:8000/envs/${arenaEnvId}/ws)`,
+    )
+    .option('--release <dir>', 'grading task: the release the run trains on')
+    .requiredOption('--model-path <dir>', 'the checkpoint to train (see kl_reference for RLOO)')
     .requiredOption('--output-dir <dir>', 'the run directory (must not exist or be empty)')
-    .requiredOption('--registry <file>', 'leaf registry JSON the release was built from')
-    .requiredOption('--corpus <file>', 'category corpus JSON')
+    .option('--registry <file>', 'grading task: leaf registry JSON the release was built from')
+    .option('--corpus <file>', 'grading task: category corpus JSON')
     .option('--task-config <file>', 'task config JSON')
-    .requiredOption('--grading-manifest <file>', "grading manifest; each dataset's standard is verified by sha256")
+    .option('--grading-manifest <file>', "grading task: grading manifest; each dataset's standard is verified by sha256")
     .option('--enable-thinking', 'render with enable_thinking=true (must match the release)', false)
     .addOption(
       new Option('--model-family <family>', 'only when the checkpoint ships no known template (else read from it)').choices(
@@ -89,30 +98,62 @@ export function registerVerlCommand(program: Command): void {
     .option('--gpus <n>', 'GPUs per node', parsePositiveInteger)
     .option('--settings <json>', 'further settings as a JSON object (keys of verl_config.json settings)', parseJsonObject)
     .action(async (flags: ConfigFlags) => {
+      const settings = {
+        ...(flags.settings ?? {}),
+        kind: flags.kind,
+        model_path: flags.modelPath,
+        enable_thinking: flags.enableThinking,
+        ...(flags.python ? { python: flags.python } : {}),
+        ...(flags.modelFamily ? { model_family: flags.modelFamily } : {}),
+        ...(flags.maxTokenLenPerGpu !== undefined ? { max_token_len_per_gpu: flags.maxTokenLenPerGpu } : {}),
+        ...(flags.rolloutN !== undefined ? { rollout_n: flags.rolloutN } : {}),
+        ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
+        ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
+        ...(flags.maxLength !== undefined ? { max_length: flags.maxLength } : {}),
+        ...(flags.steps !== undefined ? { total_training_steps: flags.steps, save_freq: 1, test_freq: 1 } : {}),
+        ...(flags.gpus !== undefined ? { gpus_per_node: flags.gpus } : {}),
+      } as never
+      if (flags.env !== undefined && flags.env !== arenaEnvId)
+        throw new InvalidInputError({
+          code: 'unknown_env',
+          path: '--env',
+          message: `VeRL runs are written for the grading task (--release) or ${arenaEnvId}, not ${flags.env}.`,
+          issues: [],
+        })
+      if (flags.env === arenaEnvId) {
+        const arena = await runArenaVerlConfig({
+          settings,
+          outputDir: flags.outputDir,
+          ...(flags.envUrl ? { envUrl: flags.envUrl } : {}),
+        })
+        printSummary({
+          run: flags.outputDir,
+          kind: arena.kind,
+          env: `${arena.env_id} at ${arena.env_url}`,
+          rows: `${arena.rows.train.rows} train, ${arena.rows.val.rows} val`,
+          model_family: `${arena.model_family} (${arena.model_family_source}) → ${arena.tool_parser}`,
+          next: 'releaseops verl preflight --run <dir> (on the training machine, with the env server up)',
+        })
+        return
+      }
+      const missing = (['release', 'registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
+      if (missing.length > 0)
+        throw new InvalidInputError({
+          code: 'missing_option',
+          path: `--${missing[0]?.replace('gradingManifest', 'grading-manifest')}`,
+          message: `A grading-task run needs --release, --registry, --corpus and --grading-manifest (missing: ${missing.join(', ')}).`,
+          issues: [],
+        })
       const config = await runVerlConfig({
-        release: flags.release,
+        release: flags.release as string,
         outputDir: flags.outputDir,
         task: {
-          registry: flags.registry,
-          corpus: flags.corpus,
-          gradingManifest: flags.gradingManifest,
+          registry: flags.registry as string,
+          corpus: flags.corpus as string,
+          gradingManifest: flags.gradingManifest as string,
           ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
         },
-        settings: {
-          ...(flags.settings ?? {}),
-          kind: flags.kind,
-          model_path: flags.modelPath,
-          enable_thinking: flags.enableThinking,
-          ...(flags.python ? { python: flags.python } : {}),
-          ...(flags.modelFamily ? { model_family: flags.modelFamily } : {}),
-          ...(flags.maxTokenLenPerGpu !== undefined ? { max_token_len_per_gpu: flags.maxTokenLenPerGpu } : {}),
-          ...(flags.rolloutN !== undefined ? { rollout_n: flags.rolloutN } : {}),
-          ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
-          ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
-          ...(flags.maxLength !== undefined ? { max_length: flags.maxLength } : {}),
-          ...(flags.steps !== undefined ? { total_training_steps: flags.steps, save_freq: 1, test_freq: 1 } : {}),
-          ...(flags.gpus !== undefined ? { gpus_per_node: flags.gpus } : {}),
-        } as never,
+        settings,
       })
       printSummary({
         run: flags.outputDir,
@@ -121,7 +162,7 @@ export function registerVerlCommand(program: Command): void {
         datasets: config.release.datasets,
         enable_thinking: config.settings.enable_thinking,
         model_family: `${config.model_family} (${config.model_family_source}) → ${config.tool_parser}`,
-        next: 'releaseops verl preflight --run <dir> --patch-list <file> (on the training machine)',
+        next: 'releaseops verl preflight --run <dir> (on the training machine)',
       })
     })
   verl
@@ -130,7 +171,7 @@ export function registerVerlCommand(program: Command): void {
       'On the training machine: check VeRL version and patches, host, release, tools, token budget and checkpoint; print the launch command only if all pass.',
     )
     .requiredOption('--run <dir>', 'the run directory written by `verl config`')
-    .requiredOption('--patch-list <file>', 'the declared VeRL patches (releaseops-verl-patches-v1, with file hashes)')
+    .option('--patch-list <file>', 'the declared VeRL patches (releaseops-verl-patches-v1, with file hashes); none when absent')
     .option('--verl-root <dir>', 'the installed verl package directory (default: where the interpreter imports it from)')
     .option('--nvidia-smi <path>', 'nvidia-smi executable', 'nvidia-smi')
     .option('--python <path>', "the training interpreter (default: the config's)")
@@ -146,7 +187,7 @@ export function registerVerlCommand(program: Command): void {
     .action(async (flags: PreflightFlags) => {
       const manifest = await runVerlPreflight({
         runDirectory: flags.run,
-        patchList: flags.patchList,
+        ...(flags.patchList ? { patchList: flags.patchList } : {}),
         ...(flags.verlRoot ? { verlRoot: flags.verlRoot } : {}),
         ...(flags.nvidiaSmi ? { nvidiaSmi: flags.nvidiaSmi } : {}),
         ...(flags.python ? { python: flags.python } : {}),

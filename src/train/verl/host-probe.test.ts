@@ -11,6 +11,8 @@ const python = {
   verl: '0.9.0',
   verl_root: '/site/verl',
   vllm: '0.11.0',
+  executable: '/opt/rl/bin/python3.12',
+  imports: { 'verl.trainer.main_ppo': null, 'verl.trainer.main_ppo_v0': null } as Record<string, string | null>,
 }
 const facts: HostFacts = { gpus: parseNvidiaSmi('NVIDIA H200, 143771, 570.86.15\nNVIDIA H200, 143771, 570.86.15\n'), python }
 
@@ -62,5 +64,20 @@ describe('host gate and versions', () => {
         { gpus: 1, minGpuMemoryGib: 1, needVllm: false },
       ).detail,
     ).toBe('no GPU facts (nvidia-smi: spawn ENOENT); the training interpreter could not be probed (python3: spawn ENOENT)')
+  })
+
+  it("fails on each module the trainer imports that does not import, with the interpreter's own error", () => {
+    const broken = {
+      ...facts,
+      python: {
+        ...python,
+        imports: { ...python.imports, transfer_queue: "ModuleNotFoundError: No module named 'transfer_queue'" },
+      },
+    }
+    const result = checkHost(broken, { gpus: 2, minGpuMemoryGib: 80, needVllm: true })
+    expect(result.passed).toBe(false)
+    expect(result.detail).toBe(
+      "the trainer imports transfer_queue, which fails: ModuleNotFoundError: No module named 'transfer_queue'",
+    )
   })
 })

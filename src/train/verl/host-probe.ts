@@ -15,6 +15,8 @@ export interface GpuFact {
 
 export interface PythonFacts {
   python: string
+  /** The interpreter's own path (`sys.executable`): what the launch command runs. */
+  executable: string
   torch: string | null
   torch_cuda: string | null
   cuda_available: boolean
@@ -22,6 +24,8 @@ export interface PythonFacts {
   verl: string | null
   verl_root: string | null
   vllm: string | null
+  /** Each module the trainer will import → null when it imported, else the error it raised. */
+  imports: Record<string, string | null>
 }
 
 export interface HostFacts {
@@ -42,11 +46,11 @@ export interface HostRequirements {
 }
 
 const probeScript = [
-  'import json, sys, importlib.metadata as m',
+  'import json, sys, importlib, importlib.metadata as m',
   'def version(name):',
   '    try: return m.version(name)',
   '    except Exception: return None',
-  'facts = {"python": sys.version.split()[0], "torch": None, "torch_cuda": None, "cuda_available": False, "device_count": 0, "verl": version("verl"), "verl_root": None, "vllm": version("vllm")}',
+  'facts = {"python": sys.version.split()[0], "executable": sys.executable, "imports": {}, "torch": None, "torch_cuda": None, "cuda_available": False, "device_count": 0, "verl": version("verl"), "verl_root": None, "vllm": version("vllm")}',
   'try:',
   '    import torch',
   '    facts.update(torch=torch.__version__, torch_cuda=torch.version.cuda, cuda_available=bool(torch.cuda.is_available()), device_count=int(torch.cuda.device_count()))',
@@ -56,11 +60,22 @@ const probeScript = [
   '    spec = importlib.util.find_spec("verl")',
   '    facts["verl_root"] = list(spec.submodule_search_locations)[0] if spec and spec.submodule_search_locations else None',
   'except Exception: pass',
+  'for name in sys.argv[1:]:',
+  '    try:',
+  '        importlib.import_module(name)',
+  '        facts["imports"][name] = None',
+  '    except BaseException as error:',
+  '        facts["imports"][name] = "%s: %s" % (type(error).__name__, str(error)[:300])',
   'print(json.dumps(facts))',
 ].join('\n')
 
-function run(command: string, args: readonly string[]): { stdout: string } | { error: string } {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 60_000 })
+function run(command: string, args: readonly string[], env?: Record<string, string>): { stdout: string } | { error: string } {
+  // Importing the trainer pulls in torch, Ray and vLLM: minutes on a cold disk.
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    timeout: 300_000,
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  })
   if (result.error) return { error: `${command}: ${result.error.message}` }
   if (result.status !== 0)
     return { error: `${command} exited with ${String(result.status ?? result.signal)}: ${result.stderr.trim().slice(0, 300)}` }
@@ -80,7 +95,16 @@ export function parseNvidiaSmi(text: string): GpuFact[] {
     })
 }
 
-export function probeHost(options: { python: string; nvidiaSmi: string }): HostFacts {
+/**
+ * `imports`: the modules the trainer's entry point will import (`verlEntryImports`), imported by the
+ * training interpreter itself with the run's environment (`env`), each failure with its error.
+ */
+export function probeHost(options: {
+  python: string
+  nvidiaSmi: string
+  imports?: readonly string[]
+  env?: Record<string, string>
+}): HostFacts {
   const facts: HostFacts = { gpus: null, python: null }
   const smi = run(options.nvidiaSmi, ['--query-gpu=name,memory.total,driver_version', '--format=csv,noheader,nounits'])
   if ('error' in smi) facts.gpu_error = smi.error
@@ -91,7 +115,7 @@ export function probeHost(options: { python: string; nvidiaSmi: string }): HostF
       facts.gpu_error = (error as Error).message
     }
   }
-  const python = run(options.python, ['-c', probeScript])
+  const python = run(options.python, ['-c', probeScript, ...(options.imports ?? [])], options.env)
   if ('error' in python) facts.python_error = python.error
   else {
     try {
@@ -131,6 +155,8 @@ export function checkHost(facts: HostFacts, requirements: HostRequirements): Che
     if (requirements.cuda && !(python.torch_cuda ?? '').startsWith(requirements.cuda))
       problems.push(`torch is built for CUDA ${String(python.torch_cuda)}, the run pins ${requirements.cuda}`)
     if (!python.verl) problems.push('verl is not installed in the training interpreter')
+    for (const [name, error] of Object.entries(python.imports ?? {}))
+      if (error !== null) problems.push(`the trainer imports ${name}, which fails: ${error}`)
     if (requirements.needVllm && !python.vllm) problems.push('vllm is not installed (the RLOO rollout needs it)')
     else if (requirements.needVllm && requirements.minVllm && compareVersions(python.vllm as string, requirements.minVllm) < 0)
       problems.push(`vllm ${python.vllm} is older than ${requirements.minVllm}`)

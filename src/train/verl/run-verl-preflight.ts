@@ -11,20 +11,21 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { sha256Hex } from '../../release/io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
-import { type LaunchStep, sftLaunchPlan } from './launch-plan.js'
+import { gateScript, gateScriptName, type LaunchStep, sftLaunchPlan } from './launch-plan.js'
 import { releaseCheck, runDirectoryCheck, toolsCheck } from './preflight-run-checks.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
 import { checkTokenBudget } from './token-budget.js'
-import { shellWord, verlRunFiles } from './verl-overrides.js'
-import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList } from './verl-patches.js'
+import { shellWord, verlEntryImports, verlRunFiles } from './verl-overrides.js'
+import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList, noPatches } from './verl-patches.js'
 import { type VerlConfig, verlConfigFormat } from './write-verl-config.js'
 
 export const launchManifestFormat = 'releaseops-verl-launch-v1'
 
 export interface VerlPreflightOptions {
   runDirectory: string
-  patchList: string
+  /** The declared VeRL patches; none declared when absent (no run kind needs one on VeRL 0.9). */
+  patchList?: string
   /** The installed `verl` package directory; default: where the training interpreter imports it from. */
   verlRoot?: string
   nvidiaSmi?: string
@@ -76,12 +77,14 @@ function readConfig(runDirectory: string): { config: VerlConfig; sha256: string 
   return { config, sha256: sha256Hex(bytes) }
 }
 
-export function launchCommand(runDirectory: string, config: VerlConfig): string {
+/** The launch command; `python` is the probed interpreter's own path, which replaces the config's name for it. */
+export function launchCommand(runDirectory: string, config: VerlConfig, python?: string): string {
+  const [configured, ...rest] = config.entry_point
   return [
     `cd ${shellWord(runDirectory)} &&`,
     'env',
     ...Object.entries(config.environment).map(([name, value]) => shellWord(`${name}=${value}`)),
-    ...config.entry_point.map(shellWord),
+    ...[python ?? (configured as string), ...rest].map(shellWord),
     ...config.overrides.map(shellWord),
   ].join(' ')
 }
@@ -89,20 +92,25 @@ export function launchCommand(runDirectory: string, config: VerlConfig): string 
 export async function runVerlPreflight(options: VerlPreflightOptions): Promise<LaunchManifest> {
   const runDirectory = resolve(options.runDirectory)
   const { config, sha256 } = readConfig(runDirectory)
-  const list = loadVerlPatchList(options.patchList)
+  const list = options.patchList === undefined ? null : loadVerlPatchList(options.patchList)
   const checks: CheckResult[] = [
     runDirectoryCheck(runDirectory, config),
     releaseCheck(config, options.sftRelease),
     toolsCheck(runDirectory, config),
   ]
   const python = options.python ?? config.settings.python
-  const facts = probeHost({ python, nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi' })
+  const facts = probeHost({
+    python,
+    nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi',
+    imports: verlEntryImports(config.settings),
+    env: config.environment,
+  })
   const verlRoot = options.verlRoot ? resolve(options.verlRoot) : (facts.python?.verl_root ?? null)
   if (verlRoot === null)
     checks.push({ name: 'verl_version', passed: false, detail: `${python} imports no VeRL and no --verl-root was given` })
   else {
     checks.push(checkVerlVersion({ verlRoot, list, metadataVersion: facts.python?.verl ?? null }))
-    checks.push(checkVerlPatches({ verlRoot, list, kind: config.kind }))
+    checks.push(checkVerlPatches({ verlRoot, list: list ?? noPatches(), kind: config.kind }))
   }
   checks.push(checkHost(facts, { ...options.host, gpus: config.settings.gpus_per_node, needVllm: config.kind === 'rloo' }))
   try {
@@ -138,10 +146,18 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     checked_at: (options.now ?? (() => new Date()))().toISOString(),
     checks,
     failed,
-    command: failed.length === 0 ? launchCommand(runDirectory, config) : null,
+    command: failed.length === 0 ? launchCommand(runDirectory, config, facts.python?.executable) : null,
   }
-  if (config.kind === 'sft')
-    manifest.plan = sftLaunchPlan({ runDirectory, config, sftCommand: manifest.command ?? '(preflight failed: no command)' })
+  if (config.kind === 'sft') {
+    const interpreter = facts.python?.executable ?? python
+    manifest.plan = sftLaunchPlan({
+      runDirectory,
+      config,
+      python: interpreter,
+      sftCommand: manifest.command ?? '(preflight failed: no command)',
+    })
+    writeFileSync(join(runDirectory, gateScriptName), gateScript(runDirectory, config, interpreter), { mode: 0o755 })
+  }
   writeFileSync(join(runDirectory, verlRunFiles.launchManifest), `${JSON.stringify(manifest, null, 2)}\n`)
   const script = join(runDirectory, verlRunFiles.launchScript)
   if (manifest.command)

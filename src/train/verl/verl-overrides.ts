@@ -31,11 +31,13 @@ export const verlRunFiles = {
   package: 'releaseops_verl',
   launchManifest: 'launch_manifest.json',
   launchScript: 'launch.sh',
+  /** SFT: the plan's gate step (written by the preflight). */
+  gateScript: 'gate.sh',
 } as const
 
 const flag = (value: boolean) => (value ? 'True' : 'False')
 
-function trainerOverrides(settings: VerlRunSettings, paths: VerlRunPaths): string[] {
+function trainerOverrides(settings: VerlRunSettings, paths: { run: string }): string[] {
   return [
     `trainer.project_name=${settings.project_name}`,
     `trainer.experiment_name=${settings.experiment_name ?? `${settings.kind}-run`}`,
@@ -76,14 +78,25 @@ export function sftOverrides(settings: VerlRunSettings, paths: VerlRunPaths): st
   ]
 }
 
-export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, toolParser: string): string[] {
+/**
+ * The overrides every RLOO run shares: estimator, data, model, actor, a multi-turn vLLM rollout parsed by
+ * the family's tool parser with one call per turn, the agent loop (`agent`, its YAML in the run), the
+ * reference and trainer. `use_v1=False`: 0.9.0's v1 trainer imports TransferQueue, which `pip install
+ * verl` does not install.
+ */
+export function commonRlooOverrides(
+  settings: VerlRunSettings,
+  paths: { run: string; train: string; val: string },
+  toolParser: string,
+  agent: string,
+): string[] {
   const rollout = 'actor_rollout_ref.rollout'
   const actor = 'actor_rollout_ref.actor'
   return [
     'algorithm.adv_estimator=rloo',
     'algorithm.use_kl_in_reward=False',
-    `data.train_files=${join(paths.release, 'train.parquet')}`,
-    `data.val_files=${join(paths.release, 'val.parquet')}`,
+    `data.train_files=${paths.train}`,
+    `data.val_files=${paths.val}`,
     'data.prompt_key=prompt',
     `data.max_prompt_length=${settings.max_prompt_length}`,
     `data.max_response_length=${settings.max_response_length}`,
@@ -109,20 +122,28 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, to
     `${rollout}.log_prob_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
     `${rollout}.multi_turn.enable=True`,
     `${rollout}.multi_turn.format=${toolParser}`,
-    `${rollout}.multi_turn.function_tool_path=${join(paths.run, verlRunFiles.package, 'verl_function_tools.py')}`,
     `${rollout}.multi_turn.max_parallel_calls=1`,
     `${rollout}.multi_turn.max_assistant_turns=${settings.max_tool_calls + 1}`,
     `${rollout}.multi_turn.max_user_turns=${settings.max_tool_calls}`,
     `${rollout}.multi_turn.max_tool_response_length=${settings.max_tool_response_length}`,
     `${rollout}.multi_turn.tool_response_truncate_side=right`,
-    `${rollout}.multi_turn.tokenization_sanity_check_mode=strict`,
-    `${rollout}.agent.default_agent_loop=${verlAgentLoopName}`,
+    `${rollout}.agent.default_agent_loop=${agent}`,
     `${rollout}.agent.agent_loop_config_path=${join(paths.run, verlRunFiles.agentLoop)}`,
     `actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=${settings.micro_batch_size_per_gpu}`,
-    `reward.custom_reward_function.path=${join(paths.run, verlRunFiles.package, 'verl_reward.py')}`,
-    'reward.custom_reward_function.name=compute_score',
     'reward.reward_manager.name=naive',
     ...trainerOverrides(settings, paths),
+    'trainer.use_v1=False',
+  ]
+}
+
+/** The grading run: our function tools and `compute_score` on top of the shared RLOO overrides. */
+export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, toolParser: string): string[] {
+  const files = { run: paths.run, train: join(paths.release, 'train.parquet'), val: join(paths.release, 'val.parquet') }
+  return [
+    ...commonRlooOverrides(settings, files, toolParser, verlAgentLoopName),
+    `actor_rollout_ref.rollout.multi_turn.function_tool_path=${join(paths.run, verlRunFiles.package, 'verl_function_tools.py')}`,
+    `reward.custom_reward_function.path=${join(paths.run, verlRunFiles.package, 'verl_reward.py')}`,
+    'reward.custom_reward_function.name=compute_score',
   ]
 }
 
@@ -151,6 +172,26 @@ export function verlEntryPoint(settings: VerlRunSettings): string[] {
         'verl.trainer.sft_trainer',
       ]
     : [settings.python, '-m', 'verl.trainer.main_ppo']
+}
+
+/**
+ * What the entry point imports before training starts, as the preflight has the training interpreter
+ * import it: `main_ppo` (Hydra, Ray, OmegaConf), with `use_v1=False` its v0 task runner, the workers and
+ * agent-loop machinery that runner loads, vLLM, and our own tools and agent loop. (`use_v1=True` would
+ * add `transfer_queue`, in VeRL's requirements.txt but not in its setup.py.)
+ */
+export function verlEntryImports(settings: VerlRunSettings): string[] {
+  return settings.kind === 'sft'
+    ? ['verl.trainer.sft_trainer', 'releaseops_verl.verl_sft_dataset']
+    : [
+        'verl.trainer.main_ppo',
+        'verl.trainer.main_ppo_v0',
+        'verl.workers.engine_workers',
+        'verl.experimental.agent_loop',
+        'vllm',
+        'releaseops_verl.verl_function_tools',
+        'releaseops_verl.agent_loop',
+      ]
 }
 
 /** Quotes a word for a POSIX shell (only when needed). */

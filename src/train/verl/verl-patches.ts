@@ -50,6 +50,11 @@ export interface CheckResult {
   facts?: Record<string, unknown>
 }
 
+/** No patch declared (`verl preflight` without `--patch-list`): the version is still checked. */
+export function noPatches(): VerlPatchList {
+  return { format: verlPatchListFormat, verl_version: minimumVerlVersion, patches: [] }
+}
+
 export function loadVerlPatchList(path: string): VerlPatchList {
   const file = readJsonFile(path, { kind: 'VeRL patch list', strict: true })
   const parsed = verlPatchListSchema.safeParse(file.value)

@@ -42,6 +42,13 @@ export const verlRunSettingsSchema = z
     lora_alpha: positive.default(16),
     /** RLOO from an SFT run: the `lora_adapter/` VeRL's model merger wrote beside the base weights. */
     lora_adapter_path: z.string().min(1).optional(),
+    /**
+     * What VeRL's KL reference is. VeRL always takes it from `model_path`: under LoRA the reference is the
+     * actor with its adapter disabled, in full fine-tuning a frozen copy of `model_path`. `base`: those are
+     * the pre-SFT base weights (an SFT adapter, if any, continues as `lora_adapter_path`); `sft`: they are
+     * the SFT weights with the adapter folded in (`releaseops_verl.fold_adapter`), trained with a fresh LoRA.
+     */
+    kl_reference: z.enum(['base', 'sft']).default('base'),
     gpu_memory_utilization: z.number().gt(0).lt(1).default(0.5),
     total_training_steps: positive.default(3),
     total_epochs: positive.default(1),
@@ -58,6 +65,11 @@ export const verlRunSettingsSchema = z
       issue('max_model_length', 'must cover max_prompt_length + max_response_length')
     if (settings.max_token_len_per_gpu !== undefined && settings.max_token_len_per_gpu < settings.max_length)
       issue('max_token_len_per_gpu', 'must be at least max_length (a longer row would trip VeRL’s dynamic-batch assert)')
+    if (settings.kl_reference === 'sft' && settings.lora_adapter_path !== undefined)
+      issue(
+        'kl_reference',
+        "an SFT reference cannot continue the SFT adapter: under LoRA VeRL's reference is the actor without its adapter (the base); fold the adapter into the weights and start from them with a fresh LoRA",
+      )
     if (settings.train_batch_size % settings.ppo_mini_batch_size !== 0)
       issue('ppo_mini_batch_size', 'must divide train_batch_size')
     if (settings.save_freq > settings.total_training_steps) issue('save_freq', 'must be reachable within total_training_steps')

@@ -104,7 +104,12 @@ export function releaseFitProblems(release: VerlRelease, settings: VerlRunSettin
 /** Relative path → sha256 of every file under `root` (sorted), skipping `except`. */
 export function hashRunFiles(
   root: string,
-  except: readonly string[] = [verlRunFiles.config, verlRunFiles.launchManifest, verlRunFiles.launchScript],
+  except: readonly string[] = [
+    verlRunFiles.config,
+    verlRunFiles.launchManifest,
+    verlRunFiles.launchScript,
+    verlRunFiles.gateScript,
+  ],
 ): Record<string, string> {
   const hashes: Record<string, string> = {}
   const walk = (directory: string) => {
