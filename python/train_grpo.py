@@ -15,8 +15,13 @@
 - The best checkpoint is the one with the highest mean reward (``<output-dir>/best_by_reward``); the
   lowest-loss one (the original's choice) is kept beside it in ``<output-dir>/best_by_loss``; the final
   model goes to ``<output-dir>/final``. ``--hub-model-repo owner/name`` pushes one of them (HF_TOKEN).
-- On a CUDA host the defaults are the original's GPU run: bf16, gradient checkpointing and paged 8-bit
-  AdamW (``--optim paged_adamw_8bit``, with bitsandbytes); on CPU fp32 and AdamW. TRL >= 1.8 is required.
+- On a CUDA host the defaults are the original's GPU run: the model loaded and trained in bf16, gradient
+  checkpointing and paged 8-bit AdamW (``--optim paged_adamw_8bit``, with bitsandbytes); on CPU fp32 and
+  AdamW. TRL >= 1.8 is required.
+- ``--use-vllm colocate`` (one GPU; ``--vllm-gpu-memory-utilization``) or ``--use-vllm server
+  --vllm-server-base-url URL`` generates rollouts with vLLM; ``--lora-r R [--lora-alpha A]
+  [--lora-target-modules q_proj,v_proj]`` trains a peft LoRA adapter (merged into ``final/``, the adapter
+  itself in ``final/adapter``). ``--print-config`` prints the GRPOConfig this host gets and a CUDA host gets.
 
 Exit codes: 0 done, 2 bad flags or dataset, 3 trainer stack unsupported, 4 env server unreachable,
 5 the Hub push failed (the run itself is kept), 1 anything else (the traceback is in the log). The bearer token, when the server needs one, is read
@@ -31,14 +36,64 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from releaseops_client import ReleaseOpsClient  # noqa: E402
-from releaseops_train.config import ConfigError, grpo_config_kwargs, parse_args  # noqa: E402
+from releaseops_train.config import ConfigError, grpo_config_kwargs, lora_config_kwargs, parse_args  # noqa: E402
 from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
 from releaseops_train.files import write_json_atomic  # noqa: E402
-from releaseops_train.preflight import PreflightError, check_env_server, check_trainer_stack, device_capabilities  # noqa: E402
+from releaseops_train.preflight import CUDA_HOST, PreflightError, check_env_server, check_trainer_stack, device_capabilities  # noqa: E402
 
 
 def log(message: str) -> None:
     print("train_grpo: %s" % message, flush=True)
+
+
+def peft_config(args, accelerator):
+    """A peft LoraConfig for --lora-r (None without it); peft missing is a ConfigError (exit 2)."""
+    lora = lora_config_kwargs(args)
+    if lora is None:
+        return None
+    if not accelerator.get("peft"):
+        raise ConfigError("--lora-r needs peft (pip install -r python/requirements-train.txt)")
+    from peft import LoraConfig
+
+    return LoraConfig(**lora)
+
+
+def print_config(args) -> int:
+    """--print-config: the GRPOConfig (and LoraConfig) of this host and of a CUDA host, each built by TRL/peft
+    where this host can (a CUDA host's config is built with use_cpu here, vLLM's fields kept)."""
+    from trl import GRPOConfig
+
+    here = device_capabilities()
+    report = {}
+    for label, host in (("this_host", here), ("cuda_host", CUDA_HOST)):
+        try:
+            kwargs = grpo_config_kwargs(args, host)
+        except ConfigError as error:
+            report[label] = {"error": str(error)}
+            continue
+        built = GRPOConfig(**dict(kwargs, use_cpu=kwargs["use_cpu"] or not here["cuda"]))
+        fields = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization", "vllm_server_base_url", "bf16", "gradient_checkpointing", "model_init_kwargs", "max_completion_length", "num_generations", "per_device_train_batch_size", "learning_rate", "beta", "loss_type")
+        entry = {"grpo_config": {name: getattr(built, name) for name in fields}, "optim": str(getattr(built.optim, "value", built.optim)), "device": "cpu" if kwargs["use_cpu"] else "cuda"}
+        lora = lora_config_kwargs(args)
+        if lora is not None and here["peft"]:
+            from peft import LoraConfig
+
+            config = LoraConfig(**lora)
+            entry["lora_config"] = {"r": config.r, "lora_alpha": config.lora_alpha, "target_modules": sorted(config.target_modules) if isinstance(config.target_modules, set) else config.target_modules, "task_type": str(config.task_type)}
+        elif lora is not None:
+            entry["lora_config"] = dict(lora, note="peft is not installed here: not built")
+        report[label] = entry
+    print(json.dumps(report, indent=2, sort_keys=True, default=str), flush=True)
+    return 0
+
+
+def save_final(trainer, tokenizer, final_dir: str, lora: bool) -> None:
+    """The final model as a plain checkpoint: a LoRA run's adapter is merged in, so eval and probes load it as is."""
+    if lora:
+        trainer.model.save_pretrained(os.path.join(final_dir, "adapter"))
+        trainer.model.merge_and_unload().save_pretrained(final_dir)
+    else:
+        save_final(trainer, tokenizer, final_dir, lora is not None)
 
 
 def run(args) -> int:
@@ -52,7 +107,9 @@ def run(args) -> int:
     from releaseops_train.rollout_env import CallTally, recording_env_class
 
     features = check_trainer_stack(GRPOTrainer, trl.__version__, transformers.__version__)
-    kwargs = grpo_config_kwargs(args, device_capabilities())  # flags a host cannot run stop here, before the server
+    accelerator = device_capabilities()
+    kwargs = grpo_config_kwargs(args, accelerator)  # flags a host cannot run stop here, before the server
+    lora = peft_config(args, accelerator)
     token = os.environ.get("RELEASEOPS_TOKEN") or None
     metadata = check_env_server(ReleaseOpsClient(args.env_url, env_id=args.env_id, token=token, timeout=30), args.env_id)
     rows = load_rows(args.dataset, args.max_rows, args.seed)
@@ -73,6 +130,8 @@ def run(args) -> int:
         )
     )
     log("config %s" % json.dumps({key: value for key, value in kwargs.items() if key != "output_dir"}, sort_keys=True))
+    if lora is not None:
+        log("lora %s" % json.dumps(lora_config_kwargs(args), sort_keys=True))
     config = GRPOConfig(**kwargs)
     tokenizer = AutoTokenizer.from_pretrained(args.model_name)
     tally = CallTally()
@@ -90,6 +149,7 @@ def run(args) -> int:
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
         environment_factory=env_class,
+        peft_config=lora,
         reward_funcs=None if features["env_owns_reward"] else [env_reward],
         callbacks=[
             EnvRejectionCallback(tally),
@@ -101,8 +161,7 @@ def run(args) -> int:
     started = time.monotonic()
     trainer.train()
     final_dir = os.path.join(args.output_dir, "final")
-    trainer.save_model(final_dir)
-    tokenizer.save_pretrained(final_dir)
+    save_final(trainer, tokenizer, final_dir, lora is not None)
     history = trainer.state.log_history
     steps = [row for row in history if "loss" in row]
     summary = {
@@ -151,7 +210,7 @@ def main(argv=None) -> int:
     for key, value in (("TRL_EXPERIMENTAL_SILENCE", "1"), ("TOKENIZERS_PARALLELISM", "false")):
         os.environ.setdefault(key, value)
     try:
-        return run(args)
+        return print_config(args) if args.print_config else run(args)
     except PreflightError as error:
         log("refusing to start: %s" % error)
         return error.exit_code

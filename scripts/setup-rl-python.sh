@@ -11,7 +11,8 @@
 #
 # On a GPU host (normal internet access, CUDA):  bash scripts/setup-rl-python.sh --gpu
 # makes .venv-rl with the host's CUDA torch (TORCH_INDEX_URL, default cu128) and python/requirements-train.txt.
-# `--gpu --print` only prints the commands it would run.
+# `--gpu --vllm` adds python/requirements-vllm.txt (train_grpo.py --use-vllm); `--print` (last) only prints
+# the commands it would run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,16 +20,18 @@ venv=.venv-rl
 
 if [ "${1-}" = "--gpu" ]; then
   torch_index=${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cu128}
+  requirements="-r python/requirements-train.txt"
+  case " $* " in *" --vllm "*) requirements="$requirements -r python/requirements-vllm.txt" ;; esac
   commands=(
     "python3 -m venv $venv"
     "$venv/bin/pip install --upgrade pip"
     "$venv/bin/pip install torch --index-url $torch_index"
-    "$venv/bin/pip install -r python/requirements-train.txt"
+    "$venv/bin/pip install $requirements"
     "$venv/bin/python -c 'import torch, trl; print(\"trl\", trl.__version__, \"torch\", torch.__version__, \"cuda\", torch.cuda.is_available())'"
   )
   for command in "${commands[@]}"; do
     echo "setup-rl-python --gpu: $command"
-    if [ "${2-}" != "--print" ]; then eval "$command"; fi
+    case " $* " in *" --print "*) ;; *) eval "$command" ;; esac
   done
   echo "setup-rl-python --gpu: the server runs python/train_grpo.py with $venv/bin/python (override: RELEASEOPS_TRAIN_PYTHON)."
   exit 0

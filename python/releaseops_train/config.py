@@ -11,6 +11,10 @@ LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vesp
 OPTIMIZERS = ("adamw_torch", "adamw_torch_fused", "paged_adamw_8bit", "adamw_8bit", "paged_adamw_32bit", "adafactor", "sgd")
 # Optimisers that need bitsandbytes and a CUDA device.
 BITSANDBYTES_OPTIMIZERS = ("paged_adamw_8bit", "adamw_8bit", "paged_adamw_32bit")
+# TRL's vLLM modes (GRPOConfig.vllm_mode): vLLM inside the training process, or a `trl vllm-serve` server.
+VLLM_MODES = ("colocate", "server")
+# LoRA on every linear layer unless told otherwise (peft's own shorthand).
+LORA_ALL_LINEAR = "all-linear"
 
 
 class ConfigError(ValueError):
@@ -23,7 +27,9 @@ DEFAULTS = {
     "per_device_train_batch_size": 4,
     "gradient_accumulation_steps": 4,
     "num_generations": 4,
-    "max_completion_length": 1024,
+    # Above the measured need of releaseops-v3 and -v2 with Qwen3's template (`releaseops train budget`:
+    # the ladder's calls and replies at p99 plus room for the model's text; v2 3,910, v3 3,487 tokens).
+    "max_completion_length": 4096,
     "max_tool_calling_iterations": None,
     "logging_steps": 5,
 }
@@ -32,8 +38,9 @@ SMOKE_DEFAULTS = {
     "per_device_train_batch_size": 2,
     "gradient_accumulation_steps": 1,
     "num_generations": 2,
-    "max_completion_length": 160,
-    "max_tool_calling_iterations": 2,
+    # One tool round: the first call and its reply (v3's p99 116 tokens) plus room for the model's text.
+    "max_completion_length": 192,
+    "max_tool_calling_iterations": 1,
     "logging_steps": 1,
 }
 
@@ -49,6 +56,13 @@ def _positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError("expected a positive number, got %s" % text)
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError("expected a number in (0, 1], got %s" % text)
     return value
 
 
@@ -101,6 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     hyper.add_argument("--gradient-checkpointing", type=_boolean, default=None, help="default: on with a GPU, off on CPU")
     hyper.add_argument("--use-cpu", action="store_true", help="train on the CPU even when a GPU is present")
     hyper.add_argument("--enable-thinking", type=_boolean, default=False, help="Qwen3 chat_template_kwargs.enable_thinking")
+    gpu = parser.add_argument_group("generation and adapters (GPU)")
+    gpu.add_argument("--use-vllm", choices=VLLM_MODES, help="generate rollouts with vLLM: colocate (in this process, one GPU) or server (`trl vllm-serve`)")
+    gpu.add_argument("--vllm-gpu-memory-utilization", type=_fraction, default=0.3, help="share of GPU memory vLLM takes in colocate mode (TRL's default 0.3)")
+    gpu.add_argument("--vllm-server-base-url", help="the `trl vllm-serve` address in server mode (required: TRL's default port is the env server's 8000)")
+    gpu.add_argument("--lora-r", type=_positive_int, help="train a LoRA adapter of this rank (peft) instead of all weights")
+    gpu.add_argument("--lora-alpha", type=_positive_int, help="LoRA scaling alpha (default 2 x rank)")
+    gpu.add_argument("--lora-target-modules", default=LORA_ALL_LINEAR, help="comma-separated module names, or all-linear")
+    gpu.add_argument("--lora-dropout", type=float, default=0.0)
+    gpu.add_argument("--print-config", action="store_true", help="print the GRPOConfig (and LoraConfig) this host gets and what a CUDA host gets, then exit")
     return parser
 
 
@@ -112,6 +135,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
             setattr(args, key, value)
     if args.num_generations < 2:
         build_parser().error("--num-generations must be at least 2 (GRPO compares completions within a group)")
+    if args.lora_r is None and (args.lora_alpha is not None or args.lora_target_modules != LORA_ALL_LINEAR):
+        build_parser().error("--lora-alpha and --lora-target-modules need --lora-r")
     args.metrics_json = args.metrics_json or os.path.join(args.output_dir, "metrics.json")
     args.best_dir = args.best_dir or os.path.join(args.output_dir, "best_by_reward")
     args.best_loss_dir = args.best_loss_dir or os.path.join(args.output_dir, "best_by_loss")
@@ -120,7 +145,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
 
 
 def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -> Dict[str, Any]:
-    """GRPOConfig keyword arguments. ``accelerator``: ``{"cuda": bool, "bf16": bool, "bitsandbytes": bool}`` as detected.
+    """GRPOConfig keyword arguments. ``accelerator``: ``{"cuda", "bf16", "bitsandbytes", "vllm"}`` (bools) as detected.
 
     On a CUDA host the defaults are the original's 1.7B run: bf16 (where the GPU has it), gradient
     checkpointing, and paged 8-bit AdamW (where bitsandbytes is installed). On CPU: fp32, no
@@ -143,7 +168,11 @@ def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -
             "--optim %s needs a CUDA GPU and bitsandbytes (pip install -r python/requirements-train.txt on the GPU host); "
             "this run is on %s%s." % (optim, "cuda" if on_gpu else "cpu", " without bitsandbytes" if on_gpu else "")
         )
+    vllm = _vllm_kwargs(args, on_gpu, accelerator)
     return {
+        **vllm,
+        # TRL loads a model named by a string in float32 unless told (grpo_trainer.py); bf16 training loads bf16.
+        "model_init_kwargs": {"dtype": "bfloat16" if bf16 and on_gpu else "float32"},
         "output_dir": args.output_dir,
         "max_steps": args.max_steps,
         "learning_rate": args.learning_rate,
@@ -169,4 +198,36 @@ def grpo_config_kwargs(args: argparse.Namespace, accelerator: Dict[str, bool]) -
         "log_completions": False,
         "disable_tqdm": True,
         "remove_unused_columns": False,
+    }
+
+
+def _vllm_kwargs(args: argparse.Namespace, on_gpu: bool, accelerator: Dict[str, bool]) -> Dict[str, Any]:
+    """GRPOConfig's vLLM fields; vLLM without CUDA or without the package is a ConfigError (exit 2)."""
+    if args.use_vllm is None:
+        return {"use_vllm": False}
+    if not on_gpu or not accelerator.get("vllm", False):
+        raise ConfigError(
+            "--use-vllm %s needs a CUDA GPU and vllm (pip install -r python/requirements-train.txt -r python/requirements-vllm.txt "
+            "on the GPU host); this run is on %s%s." % (args.use_vllm, "cuda" if on_gpu else "cpu", " without vllm" if on_gpu else "")
+        )
+    if args.use_vllm == "server":
+        if not args.vllm_server_base_url:
+            raise ConfigError("--use-vllm server needs --vllm-server-base-url (start `trl vllm-serve --model M --port 8001`; 8000 is the env server's)")
+        return {"use_vllm": True, "vllm_mode": "server", "vllm_server_base_url": args.vllm_server_base_url}
+    return {"use_vllm": True, "vllm_mode": "colocate", "vllm_gpu_memory_utilization": args.vllm_gpu_memory_utilization}
+
+
+def lora_config_kwargs(args: argparse.Namespace) -> Optional[Dict[str, Any]]:
+    """peft.LoraConfig keyword arguments for ``--lora-r``, or None (full fine-tuning)."""
+    if args.lora_r is None:
+        return None
+    modules = [name.strip() for name in args.lora_target_modules.split(",") if name.strip()]
+    if not modules:
+        raise ConfigError("--lora-target-modules names no module")
+    return {
+        "r": args.lora_r,
+        "lora_alpha": args.lora_alpha or 2 * args.lora_r,
+        "lora_dropout": args.lora_dropout,
+        "target_modules": LORA_ALL_LINEAR if modules == [LORA_ALL_LINEAR] else modules,
+        "task_type": "CAUSAL_LM",
     }

@@ -74,7 +74,7 @@ def check_env_server(client: Any, env_id: str) -> Dict[str, Any]:
 
 
 def device_capabilities() -> Dict[str, Optional[bool]]:
-    """What this host offers: CUDA, bf16 on it, and bitsandbytes (paged 8-bit AdamW)."""
+    """What this host offers: CUDA, bf16 on it, bitsandbytes (paged 8-bit AdamW), vllm and peft."""
     import importlib.util
 
     import torch
@@ -84,4 +84,10 @@ def device_capabilities() -> Dict[str, Optional[bool]]:
         "cuda": cuda,
         "bf16": bool(cuda and torch.cuda.is_bf16_supported()),
         "bitsandbytes": importlib.util.find_spec("bitsandbytes") is not None,
+        "vllm": importlib.util.find_spec("vllm") is not None,
+        "peft": importlib.util.find_spec("peft") is not None,
     }
+
+
+# What a CUDA host with the whole trainer set (requirements-train.txt + requirements-vllm.txt) offers.
+CUDA_HOST = {"cuda": True, "bf16": True, "bitsandbytes": True, "vllm": True, "peft": True}

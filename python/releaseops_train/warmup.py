@@ -38,6 +38,17 @@ def env_tools() -> List[Any]:
     ]
 
 
+def load_model(model_dir: str, device: str = "auto"):
+    """The model on CUDA (bf16 where the GPU has it) when there is one, else on the CPU in fp32."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    dtype = torch.bfloat16 if device.startswith("cuda") and torch.cuda.is_bf16_supported() else torch.float32
+    return AutoModelForCausalLM.from_pretrained(model_dir, dtype=dtype).to(device)
+
+
 def load_trajectories(path: str) -> List[Dict[str, Any]]:
     lines = []
     with open(path, encoding="utf-8") as handle:
@@ -130,8 +141,8 @@ def train(model, tokenizer, examples: List[Tuple[List[int], List[int]]], steps: 
     for step in range(steps):
         batch = [examples[generator.randrange(len(examples))] for _ in range(batch_size)]
         width = max(len(ids) for ids, _ in batch)
-        input_ids = torch.tensor([ids + [tokenizer.pad_token_id] * (width - len(ids)) for ids, _ in batch])
-        targets = torch.tensor([labels + [-100] * (width - len(labels)) for _, labels in batch])
+        input_ids = torch.tensor([ids + [tokenizer.pad_token_id] * (width - len(ids)) for ids, _ in batch], device=model.device)
+        targets = torch.tensor([labels + [-100] * (width - len(labels)) for _, labels in batch], device=model.device)
         hidden = model.model(input_ids=input_ids).last_hidden_state[:, :-1]
         shifted = targets[:, 1:]
         scored = shifted != -100
@@ -179,8 +190,8 @@ def tool_call_rate(model, tokenizer, tools, trajectories, samples: int, seed: in
         )
         with torch.no_grad():
             output = model.generate(
-                torch.tensor([prompt]),
-                attention_mask=torch.ones(1, len(prompt), dtype=torch.long),
+                torch.tensor([prompt], device=model.device),
+                attention_mask=torch.ones(1, len(prompt), dtype=torch.long, device=model.device),
                 max_new_tokens=max_new_tokens,
                 do_sample=True,
                 temperature=temperature,
@@ -206,15 +217,16 @@ def main(argv=None) -> int:
     parser.add_argument("--min-tool-call-rate", type=float, default=0.5)
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the emission check (use GRPO's)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="auto", help="auto: cuda when available (bf16), else cpu")
     args = parser.parse_args(argv)
 
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
 
     started = time.monotonic()
     torch.manual_seed(args.seed)
     tokenizer = AutoTokenizer.from_pretrained(args.model)
-    model = AutoModelForCausalLM.from_pretrained(args.model)
+    model = load_model(args.model, args.device)
     trajectories = load_trajectories(args.trajectories)
     if len(trajectories) <= args.held_out:
         print("warmup: need more than %d trajectories (have %d)" % (args.held_out, len(trajectories)), file=sys.stderr)

@@ -14,7 +14,7 @@ PYTHON_DIR = os.path.dirname(HERE)
 sys.path.insert(0, PYTHON_DIR)
 
 from releaseops_train.callbacks import BestRewardTracker  # noqa: E402
-from releaseops_train.config import ConfigError, grpo_config_kwargs, parse_args  # noqa: E402
+from releaseops_train.config import ConfigError, grpo_config_kwargs, lora_config_kwargs, parse_args  # noqa: E402
 from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
 from releaseops_train.files import clean_log_row  # noqa: E402
 from releaseops_train.preflight import PreflightError, check_trainer_stack  # noqa: E402
@@ -112,6 +112,56 @@ class GpuConfigTest(unittest.TestCase):
         config = GRPOConfig(**dict(cuda, use_cpu=True))
         self.assertEqual(str(config.optim.value), "paged_adamw_8bit")
         self.assertTrue(config.gradient_checkpointing)
+
+    def test_vllm_and_lora_settings_make_a_real_grpo_config_and_lora_config(self):
+        from trl import GRPOConfig
+
+        import train_grpo
+
+        flags = ("--use-vllm", "colocate", "--vllm-gpu-memory-utilization", "0.45", "--lora-r", "16", "--lora-target-modules", "q_proj,v_proj")
+        args = self.args(*flags)
+        kwargs = grpo_config_kwargs(args, dict(CUDA_HOST, vllm=True))
+        config = GRPOConfig(**dict(kwargs, use_cpu=True))  # what a CUDA host gets, built by TRL here
+        self.assertEqual((config.use_vllm, config.vllm_mode, config.vllm_gpu_memory_utilization), (True, "colocate", 0.45))
+        self.assertEqual((config.bf16, config.model_init_kwargs), (True, {"dtype": "bfloat16"}))
+        server = grpo_config_kwargs(self.args("--use-vllm", "server", "--vllm-server-base-url", "http://127.0.0.1:8001"), dict(CUDA_HOST, vllm=True))
+        self.assertEqual(GRPOConfig(**dict(server, use_cpu=True)).vllm_server_base_url, "http://127.0.0.1:8001")
+        self.assertEqual(grpo_config_kwargs(self.args(), CPU_HOST)["model_init_kwargs"], {"dtype": "float32"})
+        self.assertEqual(lora_config_kwargs(args), {"r": 16, "lora_alpha": 32, "lora_dropout": 0.0, "target_modules": ["q_proj", "v_proj"], "task_type": "CAUSAL_LM"})
+        self.assertIsNone(lora_config_kwargs(self.args()))
+        try:
+            import peft  # noqa: F401
+        except ImportError:  # the trainer refuses LoRA without peft, as a flag error
+            with self.assertRaises(ConfigError):
+                train_grpo.peft_config(args, {"peft": False})
+            return
+        lora = train_grpo.peft_config(args, {"peft": True})
+        self.assertEqual((type(lora).__name__, lora.r, lora.lora_alpha, sorted(lora.target_modules)), ("LoraConfig", 16, 32, ["q_proj", "v_proj"]))
+
+    def test_vllm_needs_a_gpu_and_server_mode_needs_its_address(self):
+        with self.assertRaises(ConfigError) as caught:
+            grpo_config_kwargs(self.args("--use-vllm", "colocate"), CPU_HOST)
+        self.assertIn("--use-vllm colocate needs a CUDA GPU and vllm", str(caught.exception))
+        with self.assertRaises(ConfigError):
+            grpo_config_kwargs(self.args("--use-vllm", "colocate"), dict(CUDA_HOST, vllm=False))
+        with self.assertRaises(ConfigError) as caught:
+            grpo_config_kwargs(self.args("--use-vllm", "server"), dict(CUDA_HOST, vllm=True))
+        self.assertIn("--vllm-server-base-url", str(caught.exception))
+
+    def test_print_config_shows_this_host_and_a_cuda_host(self):
+        result = subprocess.run(
+            [sys.executable, os.path.join(PYTHON_DIR, "train_grpo.py"), "--dataset", "unused.jsonl", "--print-config",
+             "--use-vllm", "colocate", "--lora-r", "8"],
+            capture_output=True, text=True, timeout=300,
+        )
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        report = json.loads(result.stdout)
+        cuda = report["cuda_host"]
+        self.assertEqual((cuda["device"], cuda["optim"]), ("cuda", "paged_adamw_8bit"))
+        self.assertEqual((cuda["grpo_config"]["use_vllm"], cuda["grpo_config"]["vllm_mode"]), (True, "colocate"))
+        self.assertEqual(cuda["grpo_config"]["model_init_kwargs"], {"dtype": "bfloat16"})
+        self.assertEqual((cuda["lora_config"]["r"], cuda["lora_config"]["lora_alpha"]), (8, 16))
+        self.assertIn("needs a CUDA GPU and vllm", report["this_host"]["error"])  # this CPU host cannot use vLLM
 
     def test_paged_adamw_without_a_gpu_is_a_flag_error(self):
         with self.assertRaises(ConfigError) as caught:

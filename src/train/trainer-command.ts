@@ -43,6 +43,12 @@ export function trainerCommand(options: TrainerCommandOptions): string[] {
     ['--beta', p.beta],
     ['--loss-type', p.lossType],
     ['--enable-thinking', p.enableThinking === undefined ? undefined : String(p.enableThinking)],
+    ['--use-vllm', p.gpu.useVllm],
+    ['--vllm-gpu-memory-utilization', p.gpu.vllmGpuMemoryUtilization],
+    ['--vllm-server-base-url', p.gpu.vllmServerBaseUrl],
+    ['--lora-r', p.gpu.loraR],
+    ['--lora-alpha', p.gpu.loraAlpha],
+    ['--lora-target-modules', p.gpu.loraTargetModules?.join(',')],
   ]
   return [
     options.python,

@@ -28,6 +28,15 @@ export const grpoLossTypes = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo'
 
 const count = (max: number) => z.int().min(1).max(max)
 
+/** TRL's vLLM modes (`train_grpo.py --use-vllm`). */
+export const vllmModes = ['colocate', 'server'] as const
+/** A module name peft can target (`q_proj`, `model.layers.0.mlp.up_proj`) or its `all-linear` shorthand. */
+const loraModuleSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/, 'Expected a module name such as q_proj.')
+
 export const trainingStartSchema = z
   .strictObject({
     preset: z.enum(['smoke', 'pilot']).default('smoke').describe('smoke: 2 steps for sanity/CI; pilot: a real run.'),
@@ -61,11 +70,25 @@ export const trainingStartSchema = z
     loss_type: z.enum(grpoLossTypes).optional().describe('TRL GRPO loss formulation (default dapo).'),
     enable_thinking: z.boolean().optional().describe('Qwen3 chat_template_kwargs.enable_thinking (default false).'),
     best_window: count(100).optional().describe('Logged rewards averaged to choose the best checkpoint.'),
+    use_vllm: z.enum(vllmModes).optional().describe('Generate rollouts with vLLM: colocate (one GPU) or server.'),
+    vllm_gpu_memory_utilization: z.number().gt(0).max(1).optional().describe('GPU share vLLM takes in colocate mode.'),
+    vllm_server_base_url: z.url().max(256).optional().describe('The `trl vllm-serve` address in server mode.'),
+    lora_r: count(1024).optional().describe('Train a LoRA adapter of this rank (peft) instead of all weights.'),
+    lora_alpha: count(4096).optional().describe('LoRA alpha (default 2 × rank).'),
+    lora_target_modules: z.array(loraModuleSchema).min(1).max(64).optional().describe('Modules LoRA adapts.'),
     hub_repo: hubRepoIdSchema.optional().describe('Push the best checkpoint here when the run succeeds.'),
   })
   .refine((value) => value.model_name === undefined || value.model_path === undefined, {
     message: 'Give model_name or model_path, not both.',
     path: ['model_path'],
+  })
+  .refine((value) => value.lora_r !== undefined || (value.lora_alpha === undefined && value.lora_target_modules === undefined), {
+    message: 'lora_alpha and lora_target_modules need lora_r.',
+    path: ['lora_r'],
+  })
+  .refine((value) => value.use_vllm === 'server' || value.vllm_server_base_url === undefined, {
+    message: 'vllm_server_base_url is for use_vllm "server".',
+    path: ['vllm_server_base_url'],
   })
 
 export type TrainingStartRequest = z.output<typeof trainingStartSchema>
@@ -98,6 +121,17 @@ export interface TrainingParameters {
   enableThinking: boolean | undefined
   bestWindow: number
   hubRepo: string | undefined
+  gpu: GpuOptions
+}
+
+/** vLLM generation and LoRA, passed on as given (train_grpo.py refuses what the host cannot run). */
+export interface GpuOptions {
+  useVllm: (typeof vllmModes)[number] | undefined
+  vllmGpuMemoryUtilization: number | undefined
+  vllmServerBaseUrl: string | undefined
+  loraR: number | undefined
+  loraAlpha: number | undefined
+  loraTargetModules: string[] | undefined
 }
 
 type PresetValues = Omit<
@@ -113,12 +147,18 @@ type PresetValues = Omit<
   | 'beta'
   | 'lossType'
   | 'enableThinking'
+  | 'gpu'
 > & {
   model: string
   maxRows: number | undefined
 }
 
-/** The original's smoke (8 steps of a 0.5B model) became 2 steps; its pilot (Qwen3-0.6B) is kept. */
+/**
+ * The original's smoke (8 steps of a 0.5B model) became 2 steps of one tool round; its pilot (Qwen3-0.6B)
+ * is kept. `maxCompletionLength` here is only the fallback for an env without a policy ladder: a run on
+ * an env with one takes the measured budget (`completion-budget.ts`; releaseops-v3 with Qwen3's template:
+ * 3,520 for whole episodes, 192 for one tool round).
+ */
 export const trainingPresets: Record<TrainingPreset, PresetValues> = {
   smoke: {
     split: 'train',
@@ -128,8 +168,8 @@ export const trainingPresets: Record<TrainingPreset, PresetValues> = {
     numGenerations: 2,
     perDeviceTrainBatchSize: 2,
     gradientAccumulationSteps: 1,
-    maxCompletionLength: 160,
-    maxToolCallingIterations: 2,
+    maxCompletionLength: 192,
+    maxToolCallingIterations: 1,
     learningRate: 1e-5,
     temperature: 1,
     loggingSteps: 1,
@@ -145,7 +185,7 @@ export const trainingPresets: Record<TrainingPreset, PresetValues> = {
     numGenerations: 4,
     perDeviceTrainBatchSize: 4,
     gradientAccumulationSteps: 4,
-    maxCompletionLength: 1024,
+    maxCompletionLength: 4096,
     maxToolCallingIterations: undefined,
     learningRate: 1e-5,
     temperature: 1,
@@ -189,5 +229,13 @@ export function trainingParameters(options: {
     enableThinking: request.enable_thinking,
     bestWindow: request.best_window ?? preset.bestWindow,
     hubRepo: request.hub_repo,
+    gpu: {
+      useVllm: request.use_vllm,
+      vllmGpuMemoryUtilization: request.vllm_gpu_memory_utilization,
+      vllmServerBaseUrl: request.vllm_server_base_url,
+      loraR: request.lora_r,
+      loraAlpha: request.lora_alpha,
+      loraTargetModules: request.lora_target_modules,
+    },
   }
 }

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
+import { policyRegistry } from '../envs/index.js'
+import { budgetFormatFor, type CompletionBudget, checkCompletionBudget, runCompletionBudget } from './completion-budget.js'
 import { makeOutputsDirectory } from './make-outputs-directory.js'
 import { resolveOutputsPath } from './outputs-root.js'
 import { TrainingUnavailableError } from './training-errors.js'
@@ -21,6 +23,8 @@ export interface PreparedRun {
   statusPath: string
   parameters: TrainingParameters
   rows: number
+  /** The measured completion budget the run was checked against (undefined: the env has no policy ladder). */
+  budget: CompletionBudget | undefined
 }
 
 function runIdFor(preset: string, now: Date): string {
@@ -59,6 +63,17 @@ export async function prepareTrainingRun(options: {
     model = resolved.absolute
   }
   const parameters = trainingParameters({ request, envId, model })
+  const budget = await runCompletionBudget({
+    envId,
+    envs: options.registry,
+    policies: policyRegistry,
+    split: parameters.split,
+    format: budgetFormatFor(parameters.model),
+    toolRounds: parameters.maxToolCallingIterations ?? null,
+  })
+  // The preset's budget is the measured one; a budget the request names must hold it.
+  if (budget && request.max_completion_length === undefined) parameters.maxCompletionLength = budget.recommended
+  else if (budget) checkCompletionBudget(parameters.maxCompletionLength, budget)
   const dataset = registration.dataset
   const rows = dataset.rows(parameters.split)
   const runId = runIdFor(parameters.preset, options.now)
@@ -75,5 +90,6 @@ export async function prepareTrainingRun(options: {
     statusPath: join(runDir, 'status.json'),
     parameters,
     rows: rows.length,
+    budget,
   }
 }

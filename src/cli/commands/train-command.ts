@@ -11,6 +11,7 @@ import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { recordTrajectories } from '../../train/record-trajectories.js'
 import { parsePositiveInteger } from '../parse-options.js'
+import { registerTrainBudgetCommand } from './train-budget-command.js'
 import { registerTrainSmokeCommand } from './train-smoke-command.js'
 
 interface TrajectoriesOptions {
@@ -23,7 +24,9 @@ interface TrajectoriesOptions {
 }
 
 export function registerTrainCommand(program: Command): void {
-  const train = program.command('train').description('Training helpers: warm-up trajectories, the end-to-end training smoke.')
+  const train = program
+    .command('train')
+    .description('Training helpers: warm-up trajectories, the end-to-end training smoke, completion budgets.')
   train
     .command('trajectories')
     .description('Record scripted episodes through the agent loop as native-format trajectories (JSONL), e.g. for SFT warm-up.')
@@ -60,4 +63,5 @@ export function registerTrainCommand(program: Command): void {
       process.stdout.write(`${options.out}\t${count} trajectories\tmean reward ${(reward / Math.max(1, count)).toFixed(3)}\n`)
     })
   registerTrainSmokeCommand(train)
+  registerTrainBudgetCommand(train)
 }
