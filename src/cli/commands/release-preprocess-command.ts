@@ -1,5 +1,7 @@
 /** @module cli: `releaseops release preprocess`: spreadsheet + mapping → processed records. */
 import type { Command } from 'commander'
+import { InvalidArgumentError } from 'commander'
+import { type CsvEncoding, csvEncodings } from '../../release/preprocess/decode-csv-bytes.js'
 import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
 import { createProgress } from '../progress.js'
 import { printSummary, trailingCodes } from './release-options.js'
@@ -9,7 +11,8 @@ interface PreprocessFlags {
   mapping: string
   dataset: string
   output: string
-  sheet?: string
+  sheet?: string[]
+  encoding?: CsvEncoding
   stripTrailingCodes?: boolean
   keepTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
@@ -19,15 +22,28 @@ interface PreprocessFlags {
   configFile?: string
 }
 
+function parseCsvEncoding(value: string): CsvEncoding {
+  const name = value.trim().toLowerCase().replace(/^utf8$/, 'utf-8')
+  if ((csvEncodings as readonly string[]).includes(name)) return name as CsvEncoding
+  throw new InvalidArgumentError(`unknown encoding "${value}" (one of ${csvEncodings.join(', ')})`)
+}
+
 export function registerReleasePreprocessCommand(release: Command): void {
   release
     .command('preprocess')
     .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
-    .requiredOption('--input <file>', 'the spreadsheet (.xlsx) or a UTF-8 .csv file')
+    .requiredOption('--input <file>', 'the spreadsheet (.xlsx) or a .csv file (UTF-8, UTF-16 or GB18030/GBK)')
     .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
     .requiredOption('--dataset <name>', 'dataset name (part of every record id)')
     .requiredOption('--output <file>', 'processed records JSON to write (refused if it exists)')
-    .option('--sheet <name>', 'worksheet to read (default: the first)')
+    .option(
+      '--sheet <name>',
+      'worksheet to read; repeat for several (default: every sheet whose header row holds the mapped headers)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--encoding <name>', `a CSV file's encoding: ${csvEncodings.join(', ')} (default: detected)`, (value: string) =>
+      parseCsvEncoding(value),
+    )
     .option('--strip-trailing-codes', 'remove codes such as "（B4-1）" from labels, recorded in label_notes (the default)')
     .option('--keep-trailing-codes', 'keep trailing codes in labels (they then rarely resolve)')
     .option('--skip-empty-field-name', 'skip rows without a field name instead of failing')
@@ -43,7 +59,8 @@ export function registerReleasePreprocessCommand(release: Command): void {
           mapping: flags.mapping,
           dataset: flags.dataset,
           output: flags.output,
-          ...(flags.sheet ? { sheet: flags.sheet } : {}),
+          ...(flags.sheet ? { sheets: flags.sheet } : {}),
+          ...(flags.encoding ? { encoding: flags.encoding } : {}),
           stripTrailingCodes: trailingCodes(flags),
           ...(flags.skipEmptyFieldName ? { skipEmptyFieldName: true } : {}),
           ...(flags.overwrite ? { overwrite: true } : {}),

@@ -1,5 +1,5 @@
 /**
- * @module release/preprocess: the rows of a UTF-8 CSV file (RFC 4180: `,` separated, `"` quoted, `""` for a
+ * @module release/preprocess: the rows of a CSV file (encoding detected or given: `decode-csv-bytes.ts`; RFC 4180: `,` separated, `"` quoted, `""` for a
  * quote, line breaks inside quotes kept, CRLF or LF, a byte-order mark ignored), as the row source the
  * preprocessor reads from a worksheet. Row numbers count records, 1 being the header.
  */
@@ -8,6 +8,7 @@ import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { requireInputFile } from '../io/require-input-file.js'
 import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import { type CsvEncoding, decodeCsvBytes } from './decode-csv-bytes.js'
 
 /** The sheet name CSV records carry in their provenance. */
 export const csvSheetName = 'csv'
@@ -55,14 +56,15 @@ export function parseCsv(text: string, file: string): string[][] {
   return rows
 }
 
-export function readCsvRows(path: string): XlsxRowSource {
+export function readCsvRows(path: string, encoding?: CsvEncoding): XlsxRowSource & { encoding: CsvEncoding } {
   requireInputFile(path)
-  const parsed = parseCsv(readFileSync(path, 'utf8'), basename(path))
+  const decoded = decodeCsvBytes(readFileSync(path), basename(path), encoding)
+  const parsed = parseCsv(decoded.text, basename(path))
   async function* rows(): AsyncGenerator<XlsxRow> {
     for (const [index, cells] of parsed.entries()) {
       if (cells.every((cell) => cell === '')) continue
-      yield { rowNumber: index + 1, cells }
+      yield { rowNumber: index + 1, cells, sheet: csvSheetName }
     }
   }
-  return { rows: rows(), sheetName: () => csvSheetName }
+  return { rows: rows(), sheetName: () => csvSheetName, sheetNames: () => [csvSheetName], encoding: decoded.encoding }
 }

@@ -7,6 +7,7 @@ import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import type { ColumnMapping, StandardField } from '../contracts/column-mapping.js'
 import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
+import { columnName } from '../xlsx/write-xlsx.js'
 import {
   cleanText,
   detectTrailingCode,
@@ -23,7 +24,18 @@ export interface PreprocessSource {
   /** The input's base name (no directories: outputs must not depend on where the input lies). */
   file: string
   sha256: string
+  /** The first sheet read (`useSheet` moves on to others). */
   sheet: string
+}
+
+/** One worksheet's share of the report. */
+export interface SheetReport {
+  sheet: string
+  /** The row that held the mapped headers (rows above it are titles and group headers). */
+  header_row: number
+  data_rows: number
+  blank_rows: number
+  subtotal_rows: number
 }
 
 export interface PreprocessOptions {
@@ -52,7 +64,17 @@ export interface PreprocessReport {
   label_status: Record<string, number>
   data_level: Record<string, number>
   ignored_columns: string[]
+  /** Every sheet read, with its header row; sheets left out and why. */
+  sheets: SheetReport[]
+  skipped_sheets: { sheet: string; reason: string }[]
+  /** Rows with no field name that say 小计/合计/总计/subtotal/total: skipped. */
+  subtotal_rows: number
+  /** Labelled rows without a data level (kept, unusable for grading): their cells. */
+  labelled_without_level: { count: number; rows: string[] }
 }
+
+/** Text of a subtotal or total row (in any cell of a row without a field name). */
+const subtotal = /^(小计|合计|总计|共计|subtotal|sub-total|total)\b|^(小计|合计|总计|共计)/i
 
 /** Issues beyond this many are counted, not listed. */
 const maxIssues = 500
@@ -71,11 +93,17 @@ export class RowPreprocessor {
   private readonly firstLevels: string[] = []
   private readonly report: PreprocessReport
 
+  private sheet: string
+  private sheetReport: SheetReport
+
   constructor(
     private readonly options: PreprocessOptions,
     header: readonly string[],
+    headerRow = 1,
   ) {
-    const { source, mapping } = options
+    const { source } = options
+    this.sheet = source.sheet
+    this.sheetReport = { sheet: source.sheet, header_row: headerRow, data_rows: 0, blank_rows: 0, subtotal_rows: 0 }
     this.report = {
       format: 'preprocess-report-v1',
       dataset: source.dataset,
@@ -91,7 +119,33 @@ export class RowPreprocessor {
       label_status: {},
       data_level: {},
       ignored_columns: [],
+      sheets: [this.sheetReport],
+      skipped_sheets: [],
+      subtotal_rows: 0,
+      labelled_without_level: { count: 0, rows: [] },
     }
+    this.mapHeader(header, headerRow)
+  }
+
+  /** Goes on with the rows of another sheet, whose header is `header` on row `headerRow`. */
+  useSheet(sheet: string, header: readonly string[], headerRow: number): boolean {
+    const before = this.issueCount
+    this.sheet = sheet
+    this.sheetReport = { sheet, header_row: headerRow, data_rows: 0, blank_rows: 0, subtotal_rows: 0 }
+    this.report.sheets.push(this.sheetReport)
+    this.mapHeader(header, headerRow)
+    return this.issueCount === before
+  }
+
+  /** Records a sheet that was not read. */
+  skipSheet(sheet: string, reason: string): void {
+    this.report.skipped_sheets.push({ sheet, reason })
+  }
+
+  private mapHeader(header: readonly string[], headerRow: number): void {
+    const { mapping } = this.options
+    this.columns.clear()
+    this.headers.clear()
     const positions = new Map<string, number>()
     header.forEach((raw, index) => {
       const text = raw.trim()
@@ -99,7 +153,7 @@ export class RowPreprocessor {
       if (positions.has(text))
         this.issue(
           'duplicate_header',
-          this.where(1, text),
+          this.where(headerRow, text),
           `header "${text}" appears in columns ${positions.get(text)! + 1} and ${index + 1}`,
         )
       else positions.set(text, index)
@@ -109,19 +163,21 @@ export class RowPreprocessor {
       if (index === undefined) {
         this.issue(
           'missing_column',
-          this.where(1, text),
-          `mapped column "${text}" (${field}) is not in the header row; headers are: ${[...positions.keys()].join(', ')}`,
+          this.where(headerRow, text),
+          `mapped column "${text}" (${field}) is not in the header row (row ${headerRow}); headers are: ${[...positions.keys()].join(', ')}`,
         )
       } else {
         this.columns.set(field, index)
         this.headers.set(field, text)
       }
     }
-    this.report.ignored_columns = [...positions.keys()].filter((text) => !mapping.has(text))
+    for (const text of positions.keys())
+      if (!mapping.has(text) && !this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
   }
 
   private where(row: number, column?: string): string {
-    const { file, sheet } = this.options.source
+    const { file } = this.options.source
+    const sheet = this.sheet
     return column === undefined ? `${file}:${sheet}:row ${row}` : `${file}:${sheet}:row ${row}:${column}`
   }
 
@@ -139,19 +195,37 @@ export class RowPreprocessor {
     return this.issueCount
   }
 
-  private cell(cells: readonly string[], field: StandardField): string {
+  private cell(cells: readonly string[], field: StandardField, rowNumber: number): string {
     const index = this.columns.get(field)
-    return index === undefined ? '' : cleanText(cells[index] ?? '')
+    if (index === undefined) return ''
+    const raw = cells[index] ?? ''
+    if (raw.charCodeAt(0) === 2) {
+      this.issue(
+        'formula_without_value',
+        `${this.where(rowNumber, this.headers.get(field))} (column ${columnName(index)})`,
+        `the formula =${raw.slice(1)} has no cached value (open the file in Excel or LibreOffice and save it, or paste values)`,
+      )
+      return ''
+    }
+    return cleanText(raw)
   }
 
   add(rowNumber: number, cells: readonly string[]): void {
     if (cells.every((cell) => cell.trim() === '')) {
       this.report.blank_rows++
+      this.sheetReport.blank_rows++
+      return
+    }
+    const issuesBefore = this.issueCount
+    const value = (field: StandardField) => this.cell(cells, field, rowNumber)
+    const fieldName = value('field_name')
+    if ((!fieldName || subtotal.test(fieldName)) && cells.some((cell) => subtotal.test(cell.trim()))) {
+      this.report.subtotal_rows++
+      this.sheetReport.subtotal_rows++
       return
     }
     this.report.data_rows++
-    const value = (field: StandardField) => this.cell(cells, field)
-    const fieldName = value('field_name')
+    this.sheetReport.data_rows++
     if (!fieldName) {
       if (this.options.skipEmptyFieldName) {
         this.report.skipped_empty_field_name.count++
@@ -175,7 +249,7 @@ export class RowPreprocessor {
       this.issue(
         'unknown_level',
         this.where(rowNumber, this.headers.get('data_level')),
-        `unsupported data level "${rawLevel}" (expected 1-4, L1-L4 or LEVEL1-LEVEL4)`,
+        `unsupported data level "${rawLevel}" (expected a level such as 3, L3, LEVEL3, 三级, 3级 or 第三级)`,
       )
       return
     }
@@ -191,6 +265,7 @@ export class RowPreprocessor {
       }
       classification[field] = label
     }
+    if (this.issueCount > issuesBefore) return
     const metadata = {
       database_name: value('database_name'),
       database_description: value('database_description'),
@@ -227,6 +302,11 @@ export class RowPreprocessor {
     this.firstClassifications.push(classification)
     this.firstLevels.push(level)
     const labeled = labelFields.some((field) => classification[field] !== '')
+    if (labeled && level === '' && this.columns.has('data_level')) {
+      this.report.labelled_without_level.count++
+      if (this.report.labelled_without_level.rows.length < maxIssues)
+        this.report.labelled_without_level.rows.push(this.where(rowNumber, this.headers.get('data_level')))
+    }
     this.count(this.report.label_status, labeled ? 'labeled' : 'unlabeled')
     this.count(this.report.data_level, level || '<empty>')
     this.report.trailing_codes += notes.length
@@ -239,7 +319,7 @@ export class RowPreprocessor {
       classification,
       data_level: level,
       ...(notes.length > 0 ? { label_notes: notes } : {}),
-      provenance: { source_file: source.file, source_sha256: source.sha256, sheet: source.sheet, row: rowNumber },
+      provenance: { source_file: source.file, source_sha256: source.sha256, sheet: this.sheet, row: rowNumber },
     }
     if (this.options.onRecord) this.options.onRecord(record)
     else this.records.push(record)

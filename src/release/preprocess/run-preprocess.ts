@@ -17,6 +17,7 @@ import { readJsonFile } from '../io/read-json-file.js'
 import { RecordArrayWriter } from '../io/record-array-file.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import type { CsvEncoding } from './decode-csv-bytes.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
 import { readCsvRows } from './read-csv-rows.js'
 import type { PreprocessReport } from './row-preprocessor.js'
@@ -26,7 +27,9 @@ export interface RunPreprocessOptions {
   mapping: string
   dataset: string
   output: string
-  sheet?: string
+  sheets?: readonly string[]
+  /** A CSV's encoding (default: detected). */
+  encoding?: CsvEncoding
   overwrite?: boolean
   stripTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
@@ -42,16 +45,16 @@ export interface RunPreprocessOptions {
  * `source`: a reader over `options.input` started earlier (see `readXlsxRowsInWorker`'s `eager`).
  */
 export function preprocessWorkbook(
-  options: PreprocessRowsOptions,
+  options: PreprocessRowsOptions & { encoding?: CsvEncoding },
   source: XlsxRowSource = openRowSource(options),
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   return preprocessRows(source, options)
 }
 
 /** A `.csv` input is parsed here; a workbook in a worker thread. */
-function openRowSource(options: PreprocessRowsOptions): XlsxRowSource {
+function openRowSource(options: PreprocessRowsOptions & { encoding?: CsvEncoding }): XlsxRowSource {
   if (options.input.toLowerCase().endsWith('.csv')) {
-    if (options.sheet) {
+    if (options.sheets && options.sheets.length > 0) {
       throw new InvalidInputError({
         code: 'invalid_option',
         path: '--sheet',
@@ -59,9 +62,17 @@ function openRowSource(options: PreprocessRowsOptions): XlsxRowSource {
         issues: [{ code: 'invalid_option', path: '--sheet', message: 'not for CSV input' }],
       })
     }
-    return readCsvRows(options.input)
+    return readCsvRows(options.input, options.encoding)
   }
-  return readXlsxRowsInWorker({ path: options.input, ...(options.sheet ? { sheet: options.sheet } : {}) })
+  if (options.encoding) {
+    throw new InvalidInputError({
+      code: 'invalid_option',
+      path: '--encoding',
+      message: '--encoding is for CSV input; a workbook says its own encoding.',
+      issues: [{ code: 'invalid_option', path: '--encoding', message: 'not for .xlsx input' }],
+    })
+  }
+  return readXlsxRowsInWorker({ path: options.input, ...(options.sheets ? { sheets: options.sheets } : {}) })
 }
 
 export function loadColumnMapping(path: string): ColumnMapping {

@@ -10,7 +10,7 @@ import { deserializeError, type SerializedError } from './worker-error.js'
 
 type Message =
   | { type: 'rows'; sheet: string; text: string }
-  | { type: 'done'; sheet: string }
+  | { type: 'done'; sheet: string; sheets: string[] }
   | { type: 'error'; error: SerializedError }
 
 /** A row source whose worker may be running before iteration starts; `close` stops it if never read. */
@@ -29,18 +29,19 @@ export async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> 
  * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
  * iterates; rows wait in a queue), instead of on the first row asked for.
  */
-export function readXlsxRowsInWorker(options: { path: string; sheet?: string; eager?: boolean }): WorkerRowSource {
+export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly string[]; eager?: boolean }): WorkerRowSource {
   // Missing files and wrong extensions fail here, synchronously, exactly as the in-thread reader does.
   if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx')) {
     const source = readXlsxRows(options)
     return { ...source, batches: oneByOne(source.rows), close: async () => {} }
   }
-  let sheet = options.sheet ?? ''
+  let sheet = options.sheets?.[0] ?? ''
+  let names: string[] = []
   let started: ReturnType<typeof start> | undefined
   function start() {
     const worker: Worker = startWorker({
       entry: 'xlsx-reader-worker',
-      workerData: { path: options.path, sheet: options.sheet, batchSize: 500 },
+      workerData: { path: options.path, sheets: options.sheets, batchSize: 500 },
     })
     const state = {
       worker,
@@ -79,11 +80,14 @@ export function readXlsxRowsInWorker(options: { path: string; sheet?: string; ea
         }
         if (message.type === 'error') throw deserializeError(message.error)
         sheet = message.sheet
-        if (message.type === 'done') return
+        if (message.type === 'done') {
+          names = message.sheets
+          return
+        }
         const batch: XlsxRow[] = []
         for (const line of message.text.split('\u0001')) {
           const end = line.indexOf('\u0000')
-          batch.push({ rowNumber: Number(line.slice(0, end)), cells: line.slice(end + 1).split('\u0000') })
+          batch.push({ rowNumber: Number(line.slice(0, end)), cells: line.slice(end + 1).split('\u0000'), sheet })
         }
         yield batch
       }
@@ -99,6 +103,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheet?: string; ea
     batches: batched,
     rows: rows(),
     sheetName: () => sheet,
+    sheetNames: () => names,
     close: async () => {
       await started?.worker.terminate()
     },

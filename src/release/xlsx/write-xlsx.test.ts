@@ -21,7 +21,8 @@ const sheets = [
 
 async function read(path: string, sheet?: string) {
   const rows: { rowNumber: number; cells: string[] }[] = []
-  for await (const row of readXlsxRows({ path, ...(sheet ? { sheet } : {}) }).rows) rows.push(row)
+  for await (const { rowNumber, cells } of readXlsxRows({ path, sheets: [sheet ?? '数据资产目录'] }).rows)
+    rows.push({ rowNumber, cells })
   return rows
 }
 
@@ -34,7 +35,7 @@ describe('xlsx writer', () => {
     expect(buildXlsx(sheets).equals(buildXlsx(sheets))).toBe(true)
   })
 
-  it('round-trips through ExcelJS: CJK, XML specials, whitespace, numbers, gaps and several sheets', async () => {
+  it('round-trips through our reader: CJK, XML specials, whitespace, numbers, gaps and several sheets', async () => {
     const path = join(directory, 'round-trip.xlsx')
     writeFileSync(path, buildXlsx(sheets))
     expect(await read(path)).toEqual([

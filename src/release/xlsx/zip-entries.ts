@@ -1,0 +1,90 @@
+/**
+ * @module release/xlsx: the entries of a zip file (an .xlsx package) from its central directory, read
+ * whole (small parts) or as a stream of inflated chunks (worksheets). Only stored and deflated entries,
+ * which is all Excel, openpyxl and ExcelJS write.
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs'
+import { createInflateRaw, inflateRawSync } from 'node:zlib'
+
+export interface ZipEntry {
+  method: number
+  compressedSize: number
+  localOffset: number
+}
+
+function read(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length)
+  const got = readSync(fd, buffer, 0, length, position)
+  return buffer.subarray(0, got)
+}
+
+/** The central directory's entries by name (empty when the file is no zip). */
+export function zipEntries(fd: number): Map<string, ZipEntry> {
+  const entries = new Map<string, ZipEntry>()
+  const size = fstatSync(fd).size
+  const tailLength = Math.min(size, 65_557)
+  const tail = read(fd, size - tailLength, tailLength)
+  const end = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  if (end < 0 || end + 22 > tail.length) return entries
+  const directorySize = tail.readUInt32LE(end + 12)
+  const directoryOffset = tail.readUInt32LE(end + 16)
+  const directory = read(fd, directoryOffset, directorySize)
+  for (let at = 0; at + 46 <= directory.length && directory.readUInt32LE(at) === 0x02014b50; ) {
+    const nameLength = directory.readUInt16LE(at + 28)
+    const extraLength = directory.readUInt16LE(at + 30)
+    const commentLength = directory.readUInt16LE(at + 32)
+    const name = directory.toString('utf8', at + 46, at + 46 + nameLength)
+    entries.set(name, {
+      method: directory.readUInt16LE(at + 10),
+      compressedSize: directory.readUInt32LE(at + 20),
+      localOffset: directory.readUInt32LE(at + 42),
+    })
+    at += 46 + nameLength + extraLength + commentLength
+  }
+  return entries
+}
+
+function dataStart(fd: number, entry: ZipEntry): number {
+  const header = read(fd, entry.localOffset, 30)
+  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new Error('a zip entry has no local header')
+  return entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28)
+}
+
+/** A whole entry's bytes. */
+export function entryBytes(fd: number, entry: ZipEntry): Buffer {
+  const data = read(fd, dataStart(fd, entry), entry.compressedSize)
+  if (entry.method === 0) return data
+  if (entry.method === 8) return inflateRawSync(data)
+  throw new Error(`zip compression method ${entry.method} is not supported`)
+}
+
+/** A whole entry as UTF-8 text (invalid bytes refused, never replaced). */
+export function entryText(fd: number, entry: ZipEntry): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(entryBytes(fd, entry))
+}
+
+/** An entry's inflated bytes as a stream of chunks (the file at `path`, the entry located through `fd`). */
+export async function* entryChunks(path: string, fd: number, entry: ZipEntry): AsyncGenerator<Buffer> {
+  const start = dataStart(fd, entry)
+  if (entry.compressedSize === 0) return
+  const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 })
+  if (entry.method === 0) {
+    yield* raw as AsyncIterable<Buffer>
+    return
+  }
+  if (entry.method !== 8) throw new Error(`zip compression method ${entry.method} is not supported`)
+  const inflate = createInflateRaw({ chunkSize: 1 << 20 })
+  raw.on('error', (error) => inflate.destroy(error))
+  raw.pipe(inflate)
+  yield* inflate as AsyncIterable<Buffer>
+}
+
+/** Opens `path`, runs `body` with its descriptor and central directory, and closes it. */
+export function withZip<T>(path: string, body: (fd: number, entries: Map<string, ZipEntry>) => T): T {
+  const fd = openSync(path, 'r')
+  try {
+    return body(fd, zipEntries(fd))
+  } finally {
+    closeSync(fd)
+  }
+}
