@@ -1,10 +1,12 @@
 /**
  * @module release/io: when a stage fails, a failed-audit JSON records what was attempted and why, beside
- * the output that was not published (`<output>.failed.json`, suffixed when that exists).
+ * the output that was not published (`<output>.failed.json`, suffixed when that exists). A stage holds its
+ * output's lock while it runs, so a second writer of the same output is refused before it starts work.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { withOutputLock } from './output-lock.js'
 
 export function freeFailedAuditPath(path: string): string {
   if (!existsSync(path)) return path
@@ -35,7 +37,8 @@ export async function withFailedAudit<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await run()
+    mkdirSync(dirname(options.output), { recursive: true })
+    return await withOutputLock(options.output, run)
   } catch (error) {
     const path = writeFailedAudit({
       path: options.failedAudit ?? `${options.output}.failed.json`,

@@ -1,11 +1,14 @@
 /**
  * @module release/io: atomic publication. A release directory is built in a staging directory beside the
  * target, validated, then renamed into place. A failure removes the staging directory and leaves no target;
- * an existing non-empty target is never overwritten unless the command explicitly replaces it.
+ * an existing non-empty target is never overwritten unless the command explicitly replaces it. One writer
+ * per target: the publisher holds the target's lock (`output-lock.ts`) from its first check to the rename.
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { acquireOutputLock } from './output-lock.js'
+import { processAlive } from './process-alive.js'
 
 let stagingCounter = 0
 
@@ -31,15 +34,6 @@ export interface PublishDirectoryOptions {
   build(staging: string): Promise<void> | void
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
  * Cleans up after a killed publisher of `target`: its staging directories are removed, and a previous
  * copy it had moved aside is put back when the target is missing (else removed). Live processes' are kept.
@@ -58,20 +52,25 @@ export function recoverStalePublications(target: string): void {
   }
 }
 
-function prepareStaging(target: string, replace: boolean | undefined): string {
-  recoverStalePublications(target)
+function checkTarget(target: string, replace: boolean | undefined): void {
   const exists = existsSync(target)
   if (exists && !statSync(target).isDirectory()) throw outputExistsError(target)
   if (exists && !replace && isNonEmptyDirectory(target)) throw outputExistsError(target)
+}
+
+function prepareStaging(target: string, replace: boolean | undefined): string {
+  recoverStalePublications(target)
+  checkTarget(target, replace)
   const parent = dirname(target)
-  mkdirSync(parent, { recursive: true })
   const staging = join(parent, `.${basename(target)}.staging-${process.pid}-${++stagingCounter}`)
   rmSync(staging, { recursive: true, force: true })
   mkdirSync(staging)
   return staging
 }
 
-function commitStaging(staging: string, target: string): void {
+function commitStaging(staging: string, target: string, replace: boolean | undefined): void {
+  // The lock keeps other publishers out; a target made meanwhile by anything else is still never replaced.
+  checkTarget(target, replace)
   if (!existsSync(target)) {
     renameSync(staging, target)
     return
@@ -89,12 +88,18 @@ function commitStaging(staging: string, target: string): void {
 }
 
 export async function publishDirectory(options: PublishDirectoryOptions): Promise<void> {
-  const staging = prepareStaging(options.target, options.replace)
+  mkdirSync(dirname(options.target), { recursive: true })
+  const lock = acquireOutputLock(options.target)
   try {
-    await options.build(staging)
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true })
-    throw error
+    const staging = prepareStaging(options.target, options.replace)
+    try {
+      await options.build(staging)
+      commitStaging(staging, options.target, options.replace)
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true })
+      throw error
+    }
+  } finally {
+    lock.release()
   }
-  commitStaging(staging, options.target)
 }

@@ -12,12 +12,11 @@ import { type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { BufferedFileWriter } from '../io/buffered-file-writer.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
+import { isNonEmptyDirectory, outputExistsError, publishDirectory, recoverStalePublications } from '../io/publish-directory.js'
 import type { TaskOptions } from '../sft/task-options.js'
 import { TrajectoryBuilder } from './build-trajectory.js'
 import { collectLine } from './collect-line.js'
 import { loadTrajectoryPlan } from './plan-trajectories.js'
-import { removeStaleStaging } from './remove-stale-staging.js'
 import { type TrajectoryClass, trajectoryClasses } from './trajectory-class.js'
 import { defaultShardSize, trajectoryCollectFormat, trajectoryFormat } from './trajectory-format.js'
 
@@ -52,7 +51,7 @@ export async function runTrajectoryCollect(options: RunTrajectoryCollectOptions)
     },
     async () => {
       if (isNonEmptyDirectory(options.collectDir)) throw outputExistsError(options.collectDir)
-      removeStaleStaging(options.collectDir)
+      recoverStalePublications(options.collectDir)
       const dataset = checkDatasetName(options.dataset)
       const shardSize = options.shardSize ?? defaultShardSize
       if (!Number.isSafeInteger(shardSize) || shardSize < 1)

@@ -16,10 +16,9 @@ import { checkFormalExport } from '../canonical/check-formal-export.js'
 import type { SplitName } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { withFailedAudit } from '../io/failed-audit.js'
-import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../io/publish-directory.js'
+import { isNonEmptyDirectory, outputExistsError, publishDirectory, recoverStalePublications } from '../io/publish-directory.js'
 import type { TaskOptions } from '../sft/task-options.js'
 import { loadTrajectoryPlan } from './plan-trajectories.js'
-import { removeStaleStaging } from './remove-stale-staging.js'
 import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
 import { buildExportReport, type TrajectoryExportReport } from './trajectory-export-report.js'
 import { defaultMaxThinkTokens, type ThinkOverLimitPolicy } from './trajectory-format.js'
@@ -67,7 +66,7 @@ export async function runTrajectoryExport(options: RunTrajectoryExportOptions): 
     },
     async () => {
       if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
-      removeStaleStaging(options.outputDir)
+      recoverStalePublications(options.outputDir)
       const dataset = checkDatasetName(options.dataset)
       formalChecks(options, dataset)
       const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
