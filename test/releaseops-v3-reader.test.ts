@@ -79,22 +79,11 @@ describe('releaseops-v3 dissent-first-reader', () => {
       },
     })
     const policy = reader()
-    const played = evalRows.map((row) => {
-      const start = env.reset(datasetV3.toResetParams(row))
-      let observation = start.observation
-      const episode = policy.start({ observation, info: start.info, spec: env.spec, env: sealed })
-      let reward = start.info.cumulative_reward
-      for (;;) {
-        const call = episode.act(observation)
-        if (call === null) break
-        const result = env.step(call)
-        observation = result.observation
-        reward = result.info.cumulative_reward
-        if (result.terminated || result.truncated) break
-      }
-      return reward
-    })
+    const played = evalRows.map((row) => playAuditEpisode(env, policy, datasetV3.toResetParams(row), sealed))
     expect(played).toEqual(play(reader, evalRows))
+    // The seal bites: the privileged oracle, which reads the hidden episode through the env, cannot play.
+    const oracle = policyRegistry.create('releaseops-v3', 'oracle') as never as AnyPolicy
+    expect(() => playAuditEpisode(env, oracle, datasetV3.toResetParams(evalRows[0] as DatasetRow), sealed)).toThrow(/touched env/)
   })
 
   it('on counterfactual twins it makes the same calls while the observations are the same', () => {

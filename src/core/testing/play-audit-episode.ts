@@ -2,12 +2,21 @@
 import type { Env, Observation, ResetParams } from '../env/env-api.js'
 import type { Policy } from '../policy/policy.js'
 
-/** One episode of `policy` from `reset`: the final `info.cumulative_reward` (a policy may stop at any time). */
-export function playAuditEpisode<O extends Observation>(env: Env<O>, policy: Policy<O>, reset: ResetParams): number {
+/**
+ * One episode of `policy` from `reset`: the final `info.cumulative_reward` (a policy may stop at any time).
+ * `handle` is the env the policy is given at its start (a privileged one reads through it; a test can
+ * pass one that throws, to prove a policy never does).
+ */
+export function playAuditEpisode<O extends Observation>(
+  env: Env<O>,
+  policy: Policy<O>,
+  reset: ResetParams,
+  handle: Env<O> = env,
+): number {
   const start = env.reset(reset)
   let observation = start.observation
   let reward = start.info.cumulative_reward
-  const episode = policy.start({ observation, info: start.info, spec: env.spec, env })
+  const episode = policy.start({ observation, info: start.info, spec: env.spec, env: handle })
   for (;;) {
     const call = episode.act(observation)
     if (call === null) break
