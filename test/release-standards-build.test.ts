@@ -130,7 +130,7 @@ describe('release standards build', () => {
     expect(existsSync(join(out, standardsLayout('plant').registry))).toBe(false)
   })
 
-  it('--out-dir assets/ (the layout\'s own folder) is refused before anything is written, naming the parent', async () => {
+  it("--out-dir assets/ (the layout's own folder) is refused before anything is written, naming the parent", async () => {
     const root = temporaryDirectory('standards-out-dir')
     for (const folder of ['assets', 'standards/']) {
       const result = await runCliInProcess([
