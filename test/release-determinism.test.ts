@@ -39,6 +39,10 @@ describe('release line determinism', () => {
     expect(report.stages.sft_export.splits.train.parquet_sha256).toBe(a['run/releases/sft-legacy/steel_demo/train.parquet'])
     expect(report.sha256.canonical).toBe(a['run/canonical/steel_demo/all.json'])
     expect(report.sft_validate.valid).toBe(true)
+    // The demo's raw audit finds conflicts: the report says that is the expected pre-quarantine state.
+    expect(report.stages.audit_before_split).toMatchObject({ status: 'failed', outcome: 'conflicts_found_before_quarantine' })
+    expect(report.stages.audit_before_split.note).toMatch(/^Expected before quarantine: .* stages\.audit \(passed\)\.$/)
+    expect(report.stages.audit.status).toBe('passed')
   })
 
   it('the CLI (`release pipeline --demo`) writes exactly what the in-process run writes', () => {

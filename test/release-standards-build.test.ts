@@ -129,4 +129,27 @@ describe('release standards build', () => {
     )
     expect(existsSync(join(out, standardsLayout('plant').registry))).toBe(false)
   })
+
+  it("--out-dir assets/ (the layout's own folder) is refused before anything is written, naming the parent", async () => {
+    const root = temporaryDirectory('standards-out-dir')
+    for (const folder of ['assets', 'standards/']) {
+      const result = await runCliInProcess([
+        'release',
+        'standards',
+        'build',
+        '--dataset',
+        'hospital_demo',
+        '--classification',
+        hospital('standards/hospital_demo.classification.xlsx'),
+        '--grading',
+        hospital('standards/hospital_demo.grading.xlsx'),
+        '--out-dir',
+        join(root, folder),
+      ])
+      expect(result.status).toBe(2)
+      expect(result.stderr).toMatch(/^error\[out_dir_inside_layout\].*pass its parent/)
+    }
+    expect(existsSync(join(root, 'assets'))).toBe(false)
+    expect(existsSync(join(root, 'standards'))).toBe(false)
+  })
 })

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander'
 import { runTrainSmoke, type SmokeOptions, smokeEnvId } from '../../train/smoke/run-train-smoke.js'
+import { installInterruptHandlers, onInterrupt } from '../../train/smoke/smoke-interrupt.js'
 import type { SmokeServerStarter } from '../../train/smoke/smoke-steps.js'
 import { parsePositiveInteger } from '../parse-options.js'
 
@@ -29,7 +30,12 @@ export function registerTrainSmokeCommand(train: Command): void {
     .option('--no-stop-check', 'skip stopping a second run mid-way')
     .option('--report <file>', 'also write the checks and timings as JSON')
     .action(async (options: SmokeOptions) => {
-      await runTrainSmoke({ ...options, startServer: await smokeServerStarter() })
+      const uninstall = installInterruptHandlers()
+      try {
+        await runTrainSmoke({ ...options, startServer: await smokeServerStarter() })
+      } finally {
+        uninstall()
+      }
     })
 }
 
@@ -53,6 +59,14 @@ async function smokeServerStarter(): Promise<SmokeServerStarter> {
       registryDefaultEnvId: training ? defaultEnvId : envId,
       ...(training ? { training } : {}),
     })
-    return { url: server.url, close: () => server.close() }
+    // An interruption closes it too: closing stops a running trainer's process group.
+    const forget = onInterrupt(() => server.close())
+    return {
+      url: server.url,
+      close: () => {
+        forget()
+        return server.close()
+      },
+    }
   }
 }

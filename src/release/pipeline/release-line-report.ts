@@ -44,8 +44,15 @@ export function lineReport(parts: {
         labels: parts.built.labels,
         output: artifact(layout.canonical),
       },
+      // `status` stays as it was (format v1); `outcome` and `note` say what a "failed" here means.
       audit_before_split: {
         status: parts.rawAudit.status,
+        outcome: parts.rawAudit.status === 'failed' ? 'conflicts_found_before_quarantine' : 'no_conflicts',
+        ...(parts.rawAudit.status === 'failed'
+          ? {
+              note: `Expected before quarantine: this audit runs on every canonical record, conflicts included; the ${parts.quarantine?.quarantined_records ?? 0} quarantined record(s) leave before the split, and the release's own audit is stages.audit (${parts.finalAudit.status}).`,
+            }
+          : {}),
         conflict_keys: parts.rawAudit.conflict_keys,
         report: artifact(layout.rawAudit),
       },

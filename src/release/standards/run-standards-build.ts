@@ -5,7 +5,7 @@
  * the report and stops with every problem listed.
  */
 import { readFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import ExcelJS from 'exceljs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
@@ -80,8 +80,24 @@ export const standardsLayout = (dataset: string) => ({
   gradingManifest: 'standards/grading-manifest.json',
 })
 
+/**
+ * `--out-dir` is the release root (it gets `assets/` and `standards/`): a folder named `assets` or
+ * `standards` is the common slip that would write `assets/assets/…`, refused before anything is read.
+ */
+function checkOutDir(outDir: string): void {
+  const name = basename(resolve(outDir))
+  if (name !== 'assets' && name !== 'standards') return
+  throw new InvalidInputError({
+    code: 'out_dir_inside_layout',
+    path: outDir,
+    message: `--out-dir is the release root: assets/… and standards/… are written under it, so ${outDir} would give ${join(outDir, name === 'assets' ? 'assets' : 'standards')}/…; pass its parent (${dirname(resolve(outDir))}).`,
+    issues: [],
+  })
+}
+
 export async function runStandardsBuild(options: RunStandardsBuildOptions): Promise<AlignmentReport> {
   const dataset = checkDatasetName(options.dataset)
+  checkOutDir(options.outDir)
   const classification = await readTable(options.classification, options.sheet)
   const grading = await readTable(options.grading, undefined)
   const built = buildStandards({

@@ -13,6 +13,7 @@ import { envRegistry, policyRegistry } from '../../envs/index.js'
 import { holdFirstPolicy, holdFirstPolicyName } from '../hold-first-policy.js'
 import { recordTrajectories } from '../record-trajectories.js'
 import { packageRoot } from '../training-settings.js'
+import { killGroup, onInterrupt } from './smoke-interrupt.js'
 
 export class SmokeStepError extends ReleaseOpsError {
   constructor(code: string, message: string) {
@@ -32,7 +33,11 @@ export function runPython(options: { python: string; args: string[]; label: stri
       cwd: join(packageRoot, 'python'),
       env: { ...process.env, PYTHONUNBUFFERED: '1', TOKENIZERS_PARALLELISM: 'false', TRL_EXPERIMENTAL_SILENCE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so an interruption kills it and whatever it started (smoke-interrupt.ts).
+      detached: true,
     })
+    const forget = onInterrupt(() => killGroup(child))
+    child.once('exit', () => forget())
     const relay = (chunk: Buffer) => {
       for (const line of chunk.toString().split(/\r|\n/)) {
         if (line.trim() && !/^(Loading weights|Writing model shards)/.test(line))
