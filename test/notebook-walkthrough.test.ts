@@ -47,7 +47,12 @@ describe('notebooks/walkthrough.ipynb', () => {
     const executed = join(out, 'executed.ipynb')
     const run = spawnSync(
       python,
-      [resolve(repositoryRoot, 'notebooks/execute-notebook.py'), resolve(repositoryRoot, 'notebooks/walkthrough.ipynb'), executed, '240'],
+      [
+        resolve(repositoryRoot, 'notebooks/execute-notebook.py'),
+        resolve(repositoryRoot, 'notebooks/walkthrough.ipynb'),
+        executed,
+        '240',
+      ],
       { cwd: repositoryRoot, encoding: 'utf8', env: { ...process.env, RELEASEOPS_NOTEBOOK_OUT: out }, timeout: 280_000 },
     )
     expect(run.status, run.stderr.slice(-3000)).toBe(0)
