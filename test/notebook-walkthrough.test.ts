@@ -9,10 +9,10 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { describe, expect, it } from 'vitest'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { repositoryRoot } from './support/run-cli.js'
+import { imageFacts } from './train-support/browser.js'
 
 const python = process.env.RELEASEOPS_NOTEBOOK_PYTHON ?? resolve(repositoryRoot, '.venv/bin/python')
 
@@ -22,18 +22,6 @@ interface Cell {
   execution_count: number | null
   source: string[]
   outputs?: { output_type: string; name?: string; text?: string[]; data?: Record<string, unknown>; ename?: string }[]
-}
-
-async function distinctColours(path: string): Promise<{ width: number; colours: number }> {
-  const image = await loadImage(readFileSync(path))
-  const canvas = createCanvas(image.width, image.height)
-  const context = canvas.getContext('2d')
-  context.drawImage(image, 0, 0)
-  const pixels = context.getImageData(0, 0, image.width, image.height).data
-  const colours = new Set<number>()
-  for (let index = 0; index < pixels.length; index += 4 * 11)
-    colours.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
-  return { width: image.width, colours: colours.size }
 }
 
 const text = (cell: Cell) => (cell.outputs ?? []).flatMap((output) => output.text ?? []).join('')
@@ -85,9 +73,9 @@ describe('notebooks/walkthrough.ipynb', () => {
     const kept = resolve(repositoryRoot, 'outputs', 'test-screenshots')
     mkdirSync(kept, { recursive: true })
     for (const plot of plots) {
-      const facts = await distinctColours(join(out, plot))
+      const facts = await imageFacts(readFileSync(join(out, plot)), 11)
       expect(facts.width, plot).toBeGreaterThan(600)
-      expect(facts.colours, plot).toBeGreaterThan(20)
+      expect(facts.colors, plot).toBeGreaterThan(20)
       copyFileSync(join(out, plot), join(kept, `notebook-${plot}`))
     }
   }, 300_000)
