@@ -10,6 +10,7 @@ index_args=()
 for index in /opt/pypi/simple; do
   if [ -d "$index" ]; then index_args+=(--index-url "file://$index"); fi
 done
-.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers datasets pandas \
-  nbclient nbformat ipykernel matplotlib
+.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers datasets pandas
+# The notebook's executor and plots; --no-compile: only what the kernel imports gets byte-compiled, on use.
+.venv/bin/pip install --quiet --disable-pip-version-check --no-compile "${index_args[@]}" nbclient nbformat ipykernel matplotlib
 .venv/bin/python -c "import websockets, pyarrow, jinja2, tokenizers, datasets, nbclient, ipykernel, matplotlib; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__, 'jinja2', jinja2.__version__, 'tokenizers', tokenizers.__version__, 'datasets', datasets.__version__, 'nbclient', nbclient.__version__, 'matplotlib', matplotlib.__version__)"
