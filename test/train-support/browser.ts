@@ -81,27 +81,23 @@ export async function screenshot(page: Page, name: string): Promise<ScreenshotFa
   await mkdir(folder, { recursive: true })
   const path = join(folder, `${name}.png`)
   await writeFile(path, png)
+  return { path, ...(await imageFacts(png, 13)) }
+}
+
+/** A PNG's size and its distinct colours, sampled every `stride` pixels (a blank image has one or two). */
+export async function imageFacts(png: Buffer, stride: number): Promise<{ width: number; height: number; colors: number }> {
   const image = await loadImage(png)
   const canvas = createCanvas(image.width, image.height)
   const context = canvas.getContext('2d')
   context.drawImage(image, 0, 0)
   const pixels = context.getImageData(0, 0, image.width, image.height).data
   const colors = new Set<number>()
-  for (let index = 0; index < pixels.length; index += 4 * 13)
+  for (let index = 0; index < pixels.length; index += 4 * stride)
     colors.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
-  return { path, width: image.width, height: image.height, colors: colors.size }
+  return { width: image.width, height: image.height, colors: colors.size }
 }
 
 /** Distinct colours in a canvas element as rendered (a chart that drew nothing has one or two). */
 export async function canvasColors(page: Page, selector: string): Promise<number> {
-  const png = await page.locator(selector).screenshot()
-  const image = await loadImage(png)
-  const canvas = createCanvas(image.width, image.height)
-  const context = canvas.getContext('2d')
-  context.drawImage(image, 0, 0)
-  const pixels = context.getImageData(0, 0, image.width, image.height).data
-  const colors = new Set<number>()
-  for (let index = 0; index < pixels.length; index += 4 * 7)
-    colors.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
-  return colors.size
+  return (await imageFacts(await page.locator(selector).screenshot(), 7)).colors
 }
