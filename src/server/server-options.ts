@@ -11,8 +11,11 @@ export const serverOptionsSchema = z.strictObject({
   port: z.int().min(0).max(65_535).default(8000),
   /** Served at the root as well as under `/envs/{id}`; the registry's default when absent. */
   defaultEnvId: z.string().optional(),
-  /** Per process (as OpenEnv's MAX_CONCURRENT_ENVS is per worker). */
-  maxSessions: z.int().min(1).default(256),
+  /**
+   * Per process (as OpenEnv's MAX_CONCURRENT_ENVS is per worker). The default holds one VeRL step of
+   * 256 prompts × n=8 rollouts (2,048 sessions) twice over; memory stays bounded by it (bench/arena-load).
+   */
+  maxSessions: z.int().min(1).default(4096),
   /** Idle sessions are closed after this many seconds; 0 turns the reaper off. */
   sessionTimeoutS: z.number().min(0).default(900),
   workers: z.int().min(1).max(64).default(1),
