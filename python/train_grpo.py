@@ -93,7 +93,8 @@ def save_final(trainer, tokenizer, final_dir: str, lora: bool) -> None:
         trainer.model.save_pretrained(os.path.join(final_dir, "adapter"))
         trainer.model.merge_and_unload().save_pretrained(final_dir)
     else:
-        save_final(trainer, tokenizer, final_dir, lora is not None)
+        trainer.save_model(final_dir)
+    tokenizer.save_pretrained(final_dir)
 
 
 def run(args) -> int:

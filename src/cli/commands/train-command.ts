@@ -13,6 +13,7 @@ import { recordTrajectories } from '../../train/record-trajectories.js'
 import { parsePositiveInteger } from '../parse-options.js'
 import { registerTrainBudgetCommand } from './train-budget-command.js'
 import { registerTrainSmokeCommand } from './train-smoke-command.js'
+import { registerTrainVerdictCommand } from './train-verdict-command.js'
 
 interface TrajectoriesOptions {
   env: string
@@ -64,4 +65,5 @@ export function registerTrainCommand(program: Command): void {
     })
   registerTrainSmokeCommand(train)
   registerTrainBudgetCommand(train)
+  registerTrainVerdictCommand(train)
 }

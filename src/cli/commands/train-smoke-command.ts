@@ -15,8 +15,6 @@ export function registerTrainSmokeCommand(train: Command): void {
     .description('End to end: tiny Qwen3, warm-up, GRPO against this server over HTTP, checked from the server’s counters.')
     .option('--python <path>', 'Python with trl, transformers and torch (default .venv-rl/bin/python)')
     .option('--work <dir>', 'working folder; its outputs/ is the server’s outputs root', 'outputs/smoke')
-    // The smoke's warm-up and probe are tuned on releaseops-v2: with the same 200 warm-up steps on v3 the tiny
-    // model emitted tool calls on only 0.38 of held-out prompts (below the 0.5 bar), see decision 0041.
     .option('--env <id>', 'env to train on', smokeEnvId)
     .option(
       '--steps <n>',

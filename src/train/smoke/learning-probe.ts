@@ -2,24 +2,28 @@
  * @module train/smoke: the smoke's learning probe. The warm model (before GRPO) and the trained one (after) each
  * write first calls for the same held-out episodes (the `eval_seen` split: seeds GRPO never trained on),
  * sampled with one fixed seed; a server of their own judges every call, so the GRPO run's counters stay
- * exactly the trainer's. Learning is shown when the accepted-call rate goes up.
+ * exactly the trainer's. Each sample scores what the env gives it (no call: the reset's −0.6 on v3).
+ * Learning is shown by a paired bootstrap interval over rows above 0, on the env's reward or on the
+ * accepted-call rate, with the gain not one tool's alone (`learning-verdict.ts`).
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { envRegistry } from '../../envs/index.js'
+import { describeGain, type LearningVerdict, learningVerdict, type ProbeStats, probeReportSchema } from '../learning-verdict.js'
 import type { SmokeCheck } from './smoke-checks.js'
-import { type ProbeStats, probeReportSchema } from './smoke-replies.js'
 import { runPython, type SmokeServerStarter, SmokeStepError } from './smoke-steps.js'
 
 export interface Learning {
-  metric: 'accepted_call_rate'
+  /** The metric that showed learning (the reward first), or null when neither did. */
+  metric: 'reward' | 'accepted_call_rate' | null
   before: number
   after: number
   held_out_split: string
   rows: number
   samples_per_row: number
   seed: number
-  probe: { before: ProbeStats; after: ProbeStats }
+  verdict: LearningVerdict
+  probe: { before: Omit<ProbeStats, 'per_sample'>; after: Omit<ProbeStats, 'per_sample'> }
 }
 
 export const probeSettings = { split: 'eval_seen', rows: 16, samplesPerRow: 4, seed: 1234, maxNewTokens: 48 } as const
@@ -75,24 +79,28 @@ export async function runLearningProbe(options: {
   }
   const parsed = probeReportSchema.safeParse(JSON.parse(await readFile(out, 'utf8')))
   if (!parsed.success) throw new SmokeStepError('bad_probe_report', `${out}: ${parsed.error.issues[0]?.message}`)
-  const report = parsed.data
-  const { before, after } = report.models
+  const { before, after } = parsed.data.models
+  const verdict = learningVerdict(before.per_sample, after.per_sample)
+  const { reward, accepted_call_rate: accepted } = verdict.metrics
+  const shown = reward.passed ? reward : accepted.passed ? accepted : null
+  const brief = ({ per_sample: _samples, ...stats }: ProbeStats) => stats
   const learning: Learning = {
-    metric: 'accepted_call_rate',
-    before: before.accepted_call_rate,
-    after: after.accepted_call_rate,
+    metric: shown?.metric ?? null,
+    before: (shown ?? reward).before,
+    after: (shown ?? reward).after,
     held_out_split: probeSettings.split,
     rows: rows.length,
     samples_per_row: probeSettings.samplesPerRow,
     seed: probeSettings.seed,
-    probe: { before, after },
+    verdict,
+    probe: { before: brief(before), after: brief(after) },
   }
   return {
     learning,
     check: {
-      name: 'learning: held-out accepted-call rate rose after GRPO',
-      ok: learning.after > learning.before,
-      detail: `before ${before.accepted_call_rate} (${before.accepted_calls}/${before.samples}), after ${after.accepted_call_rate} (${after.accepted_calls}/${after.samples}); mean first-step reward ${before.mean_first_step_reward} → ${after.mean_first_step_reward}`,
+      name: 'learning: a paired 95% interval above 0 on the env’s reward or accepted-call rate, not one tool’s gain',
+      ok: shown !== null,
+      detail: `${describeGain(reward)}; ${describeGain(accepted)}; accepted by tool ${JSON.stringify(before.accepted_by_tool)} → ${JSON.stringify(after.accepted_by_tool)}`,
     },
   }
 }

@@ -8,8 +8,9 @@
  *     environment_factory = ReleaseOpsEnv over HTTP
  *   → checks from the server's own counters, the log history, the rollout log and the run folder
  *     (at least one call the env accepted)
- *   → the learning probe: warm vs trained model on held-out episodes, same sampling seed; the
- *     accepted-call rate must rise
+ *   → the learning probe: warm vs trained model on held-out episodes, same sampling seed, each
+ *     sample scored by the env; a paired interval over rows above 0 (reward or accepted calls), not
+ *     one tool's gain
  *   → a second run stopped mid-way: status "stopped", nothing left of its process group
  * ```
  */
@@ -17,6 +18,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { defaultEnvId } from '../../envs/index.js'
 import { packageRoot } from '../training-settings.js'
 import { type Learning, runLearningProbe } from './learning-probe.js'
 import { checkSmokeRun, type SmokeCheck } from './smoke-checks.js'
@@ -43,8 +45,8 @@ import {
 } from './smoke-steps.js'
 import { runStopCheck } from './stop-check.js'
 
-/** The env the smoke trains on (its warm-up and probe are tuned on it; see the CLI's --env option). */
-export const smokeEnvId = 'releaseops-v2'
+/** The env the smoke trains on: the default env. */
+export const smokeEnvId = defaultEnvId
 
 export interface SmokeOptions {
   python?: string
@@ -157,7 +159,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
       max_steps: flags.steps,
       num_generations: 4,
       per_device_train_batch_size: 8,
-      max_completion_length: 160,
+      // max_completion_length: the preset's, measured (one tool round of the env's ladder + room).
       temperature: 1.0,
       learning_rate: flags.learningRate,
       max_rows: 64,
@@ -247,7 +249,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
       learning = probe.learning
       checks.push(probe.check)
     } else {
-      checks.push({ name: 'learning: held-out accepted-call rate rose after GRPO', ok: false, detail: 'the run did not succeed' })
+      checks.push({ name: 'learning: a paired 95% interval above 0', ok: false, detail: 'the run did not succeed' })
     }
     if (flags.stopCheck) checks.push(...(await timed(timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
   } finally {

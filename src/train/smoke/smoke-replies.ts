@@ -75,15 +75,4 @@ export const rolloutLineSchema = z.looseObject({
 })
 export type RolloutLine = z.infer<typeof rolloutLineSchema>
 
-/** The probe's report file (`python -m releaseops_train.probe --out`). */
-const probeStatsSchema = z.looseObject({
-  samples: z.number(),
-  completions_with_call: z.number(),
-  accepted_calls: z.number(),
-  rejected_calls: z.number(),
-  accepted_call_rate: z.number(),
-  mean_first_step_reward: z.number(),
-  accepted_by_tool: z.record(z.string(), z.number()),
-})
-export type ProbeStats = z.infer<typeof probeStatsSchema>
-export const probeReportSchema = z.looseObject({ models: z.object({ before: probeStatsSchema, after: probeStatsSchema }) })
+export { type ProbeStats, probeReportSchema } from '../learning-verdict.js'
