@@ -40,9 +40,9 @@ describe('cell normalisation', () => {
     expect(['2', ' L2 ', 'level2', 'LEVEL2', 'l2', ''].map(normalizeLevel)).toEqual(['L2', 'L2', 'L2', 'L2', 'L2', ''])
     expect(['L5', '2.0', '二等', 'L2x'].map(normalizeLevel)).toEqual([undefined, undefined, undefined, undefined])
     // Every common way of writing level 3 (issue 24): digits, L/LEVEL prefixes, 级 forms, full-width digits.
-    expect(
-      ['3', 'L3', 'l3', 'LEVEL3', 'Level 3', '三级', '3级', '第三级', '第3级', '３', 'Ｌ３'].map((text) => normalizeLevel(text)),
-    ).toEqual(Array(11).fill('L3'))
+    expect(['3', 'L3', 'l3', 'LEVEL3', 'Level 3', '三级', '3级', '第三级', '第3级', '３', 'Ｌ３'].map(normalizeLevel)).toEqual(
+      Array(11).fill('L3'),
+    )
     expect(['VARCHAR2(32)', 'number(10,2)', 'datetime', 'int unsigned', 'geometry', ''].map(normalizeType)).toEqual([
       'STRING',
       'DECIMAL',

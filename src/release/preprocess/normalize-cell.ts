@@ -35,9 +35,14 @@ export function levelDigit(value: string): number | undefined {
 
 /**
  * The normalised catalogue level (`L1`…`L4`, as the original preprocessing allows), "" for an empty cell,
- * or undefined when the value is not one. `maxLevel` widens it (a standard may define more levels).
+ * or undefined when the value is not one.
  */
-export function normalizeLevel(value: string, maxLevel = 4): string | undefined {
+export function normalizeLevel(value: string): string | undefined {
+  return levelUpTo(value, 4)
+}
+
+/** As `normalizeLevel`, up to level `maxLevel` (a standard may define more levels than a catalogue uses). */
+export function levelUpTo(value: string, maxLevel: number): string | undefined {
   if (cleanText(value) === '') return ''
   const digit = levelDigit(value)
   return digit === undefined || digit > maxLevel ? undefined : `L${digit}`

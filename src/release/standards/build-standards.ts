@@ -5,7 +5,7 @@
  * dataset's strategy: path ids as the canonical build derives them, or the standard's codes.
  */
 import { removeWhitespace } from '../../envs/grading/text/python-text.js'
-import { normalizeLevel } from '../preprocess/normalize-cell.js'
+import { levelUpTo } from '../preprocess/normalize-cell.js'
 
 export interface StandardRow {
   /** Spreadsheet row number, for the report. */
@@ -59,12 +59,12 @@ const codePattern = /^[A-Z]{1,3}\d+(-\d+)*$/
 
 /** "L3", "3", "3级", "第三级", "三级（敏感）", "L3 敏感" → "L3"; undefined when it names no level. */
 export function standardLevel(text: string): string | undefined {
-  const direct = normalizeLevel(text, 9)
+  const direct = levelUpTo(text, 9)
   if (direct) return direct
   const match = levelLead.exec(text.trim().normalize('NFKC'))
   if (!match) return undefined
   const lead = match[0].replace(/级$/, '').replace(/^第/, '')
-  return normalizeLevel(match[2] ?? `${lead}级`, 9)
+  return levelUpTo(match[2] ?? `${lead}级`, 9)
 }
 
 export interface AlignmentReport {
