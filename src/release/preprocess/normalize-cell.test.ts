@@ -38,7 +38,11 @@ describe('cell normalisation', () => {
 
   it('normalises levels, types, names and trailing codes as the original preprocessing does', () => {
     expect(['2', ' L2 ', 'level2', 'LEVEL2', 'l2', ''].map(normalizeLevel)).toEqual(['L2', 'L2', 'L2', 'L2', 'L2', ''])
-    expect(['L5', 'level 2', '二级', '2.0'].map(normalizeLevel)).toEqual([undefined, undefined, undefined, undefined])
+    expect(['L5', '2.0', '二等', 'L2x'].map(normalizeLevel)).toEqual([undefined, undefined, undefined, undefined])
+    // Every common way of writing level 3 (issue 24): digits, L/LEVEL prefixes, 级 forms, full-width digits.
+    expect(['3', 'L3', 'l3', 'LEVEL3', 'Level 3', '三级', '3级', '第三级', '第3级', '３', 'Ｌ３'].map(normalizeLevel)).toEqual(
+      Array(11).fill('L3'),
+    )
     expect(['VARCHAR2(32)', 'number(10,2)', 'datetime', 'int unsigned', 'geometry', ''].map(normalizeType)).toEqual([
       'STRING',
       'DECIMAL',
@@ -57,5 +61,11 @@ describe('cell normalisation', () => {
       ['生产实绩（B4-1）', '生产实绩 (A1-1-3)', '【A】名称【B2】', '生产实绩', '合同（内部）'].map(detectTrailingCode),
     ).toEqual(['B4-1', 'A1-1-3', 'B2', '', ''])
     expect(stripTrailingCode('生产实绩（B4-1）')).toBe('生产实绩')
+    // Dotted, dashed and compact codes in any bracket strip; letters alone are part of the name.
+    expect(
+      ['征信报告（A.01.02）', '订单信息【B-02-01】', '库存信息(C0101)', '支付流水（POS）', '支付流水（APP）'].map(
+        stripTrailingCode,
+      ),
+    ).toEqual(['征信报告', '订单信息', '库存信息', '支付流水（POS）', '支付流水（APP）'])
   })
 })

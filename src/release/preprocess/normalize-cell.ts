@@ -8,7 +8,9 @@ import { collapseStrip, pythonStrip } from '../../envs/grading/text/python-text.
 /** `re.sub(r"\s+", " ", str(value).strip())`, "" for empty cells. */
 export const cleanText: (value: string) => string = collapseStrip
 
-const trailingCode = /[([（【]\s*([A-Za-z]+\d*(?:-\d+)*)\s*[)\]）】]\s*$/
+// A code in brackets of any kind at the end of a label: letters then digits, compact (C0101), dashed
+// (B-02-01, B4-1) or dotted (A.01.02). Letters alone (`（POS）`, `（APP）`) are part of a name, not a code.
+const trailingCode = /[([（【［〔{｛]\s*([A-Za-z]{1,4}[-.－．]?\d+(?:[-.－．]\d+)*)\s*[)\]）】］〕}｝]\s*$/
 
 /** The trailing classification code of a label ("" when absent). */
 export function detectTrailingCode(label: string): string {
@@ -19,26 +21,31 @@ export function stripTrailingCode(label: string): string {
   return pythonStrip(label.replace(trailingCode, ''))
 }
 
-const levelAliases: Readonly<Record<string, string>> = {
-  '1': 'L1',
-  '2': 'L2',
-  '3': 'L3',
-  '4': 'L4',
-  LEVEL1: 'L1',
-  LEVEL2: 'L2',
-  LEVEL3: 'L3',
-  LEVEL4: 'L4',
-  L1: 'L1',
-  L2: 'L2',
-  L3: 'L3',
-  L4: 'L4',
+const chineseDigits = '一二三四五六七八九'
+
+/** "3", "L3", "l3", "LEVEL3", "Level 3", "三级", "3级", "第三级", "第3级", full-width "Ｌ３" → its digit. */
+export function levelDigit(value: string): number | undefined {
+  const text = cleanText(value).normalize('NFKC').toUpperCase().replace(/\s+/g, '')
+  const match = /^(?:L|LEVEL)?([1-9])$/.exec(text) ?? /^第?([1-9一二三四五六七八九])级$/.exec(text)
+  if (!match) return undefined
+  const digit = match[1] as string
+  const chinese = chineseDigits.indexOf(digit)
+  return chinese >= 0 ? chinese + 1 : Number(digit)
 }
 
-/** The normalised level, "" for an empty cell, or undefined when the value is not a known level. */
+/**
+ * The normalised catalogue level (`L1`…`L4`, as the original preprocessing allows), "" for an empty cell,
+ * or undefined when the value is not one.
+ */
 export function normalizeLevel(value: string): string | undefined {
-  const text = cleanText(value).toUpperCase()
-  if (text === '') return ''
-  return levelAliases[text]
+  return levelUpTo(value, 4)
+}
+
+/** As `normalizeLevel`, up to level `maxLevel` (a standard may define more levels than a catalogue uses). */
+export function levelUpTo(value: string, maxLevel: number): string | undefined {
+  if (cleanText(value) === '') return ''
+  const digit = levelDigit(value)
+  return digit === undefined || digit > maxLevel ? undefined : `L${digit}`
 }
 
 const typeFamilies: Readonly<Record<string, string>> = {

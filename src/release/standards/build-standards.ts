@@ -5,7 +5,7 @@
  * dataset's strategy: path ids as the canonical build derives them, or the standard's codes.
  */
 import { removeWhitespace } from '../../envs/grading/text/python-text.js'
-import { normalizeLevel } from '../preprocess/normalize-cell.js'
+import { levelUpTo } from '../preprocess/normalize-cell.js'
 
 export interface StandardRow {
   /** Spreadsheet row number, for the report. */
@@ -17,21 +17,54 @@ export interface StandardsInput {
   dataset: string
   idStrategy: 'path' | 'code'
   source: string
-  classification: { headers: readonly string[]; rows: readonly StandardRow[]; mergedRanges: number }
-  grading: { headers: readonly string[]; rows: readonly StandardRow[] }
+  classification: StandardTable & { mergedRanges: number }
+  grading: StandardTable
 }
 
-const levelHeader = /^([一二三四五六])级(分类|类目)?$/
+export interface StandardTable {
+  headers: readonly string[]
+  rows: readonly StandardRow[]
+  /** The row that held the headers (titles above it are skipped); 1 when not given. */
+  headerRow?: number
+  /** Notes under the table (注：…): never categories. */
+  notes?: readonly { row: number; text: string }[]
+}
+
+const levelHeader = /^第?([一二三四五六])级(分类|类目)?(名称)?$/
 const chineseDigits = '一二三四五六'
+/** A code column: 编码, 三级编码, 分类编码, 代码, 编号, code, category code, …; the deepest level's wins. */
+const codeHeader = /(编码|代码|编号)$|^(category[ _]?)?code$/i
+const gradingLevelHeaders = ['级别', '分级', '等级', '数据级别', '安全级别', 'level']
+
+const levelOf = (header: string) => chineseDigits.indexOf(levelHeader.exec(header.trim())?.[1] ?? '')
+
+/** The classification table's header row: it names at least one level column (一级分类, …). */
+export function isClassificationHeader(cells: readonly string[]): boolean {
+  return cells.some((cell) => levelHeader.test(cell.trim()))
+}
+
+/** The grading table's header row: it names a level column (级别, 分级, …). */
+export function isGradingHeader(cells: readonly string[]): boolean {
+  return cells.some((cell) => gradingLevelHeaders.includes(cell.trim().toLowerCase()))
+}
+
+function codeColumnOf(headers: readonly string[]): string | undefined {
+  const codes = headers.filter((header) => codeHeader.test(header.trim()))
+  const depth = (header: string) => chineseDigits.indexOf(/^第?([一二三四五六])级/.exec(header.trim())?.[1] ?? '')
+  return codes.sort((a, b) => depth(b) - depth(a))[0]
+}
+const levelLead = /^(?:第?([1-9一二三四五六七八九])级|(?:L|LEVEL)\s*([1-9]))(?![0-9])/i
 const pick = (headers: readonly string[], names: readonly string[]) => headers.find((header) => names.includes(header.trim()))
 const codePattern = /^[A-Z]{1,3}\d+(-\d+)*$/
 
-/** "L3", "3", "三级（敏感）" → "L3"; undefined when it names no level. */
+/** "L3", "3", "3级", "第三级", "三级（敏感）", "L3 敏感" → "L3"; undefined when it names no level. */
 export function standardLevel(text: string): string | undefined {
-  const direct = normalizeLevel(text)
+  const direct = levelUpTo(text, 9)
   if (direct) return direct
-  const match = /^([一二三四五六])级/.exec(text.trim())
-  return match ? `L${chineseDigits.indexOf(match[1] as string) + 1}` : undefined
+  const match = levelLead.exec(text.trim().normalize('NFKC'))
+  if (!match) return undefined
+  const lead = match[0].replace(/级$/, '').replace(/^第/, '')
+  return levelUpTo(match[2] ?? `${lead}级`, 9)
 }
 
 export interface AlignmentReport {
@@ -41,7 +74,12 @@ export interface AlignmentReport {
   status: 'passed' | 'failed'
   leaves: number
   merged_ranges: number
+  /** The header rows used (rows above them are titles). */
+  header_rows: { classification: number; grading: number }
+  /** Notes found under the tables, which end there. */
+  notes: { table: 'classification' | 'grading'; row: number; text: string }[]
   level_columns: string[]
+  code_column: string | null
   errors: string[]
   leaves_without_description: { row: number; name: string }[]
   duplicate_names: { name: string; category_ids: string[] }[]
@@ -52,10 +90,8 @@ export interface AlignmentReport {
 
 export function buildStandards(input: StandardsInput) {
   const { headers, rows } = input.classification
-  const levelColumns = headers
-    .filter((header) => levelHeader.test(header.trim()))
-    .sort((a, b) => chineseDigits.indexOf(a.trim()[0] as string) - chineseDigits.indexOf(b.trim()[0] as string))
-  const codeColumn = pick(headers, ['编码', '代码', '分类编码', 'code'])
+  const levelColumns = headers.filter((header) => levelHeader.test(header.trim())).sort((a, b) => levelOf(a) - levelOf(b))
+  const codeColumn = codeColumnOf(headers)
   const descriptionColumn = pick(headers, ['说明', '描述', '分类说明', '定义', 'description'])
   const examplesColumn = pick(headers, ['示例', '数据示例', '举例', 'examples'])
   const levelColumn = pick(headers, ['建议级别', '级别', '分级', '最低级别', 'level'])
@@ -66,7 +102,13 @@ export function buildStandards(input: StandardsInput) {
     status: 'passed',
     leaves: 0,
     merged_ranges: input.classification.mergedRanges,
+    header_rows: { classification: input.classification.headerRow ?? 1, grading: input.grading.headerRow ?? 1 },
+    notes: [
+      ...(input.classification.notes ?? []).map((note) => ({ table: 'classification' as const, ...note })),
+      ...(input.grading.notes ?? []).map((note) => ({ table: 'grading' as const, ...note })),
+    ],
     level_columns: levelColumns,
+    code_column: codeColumn ?? null,
     errors: [],
     leaves_without_description: [],
     duplicate_names: [],
@@ -75,7 +117,10 @@ export function buildStandards(input: StandardsInput) {
     grading_levels: [],
   }
   if (levelColumns.length === 0) report.errors.push('no level columns (一级分类, 二级分类, …) in the classification sheet')
-  if (input.idStrategy === 'code' && !codeColumn) report.errors.push('id_strategy code needs a 编码 column')
+  if (levelColumns.length === 0)
+    report.errors[0] += ` (header row ${input.classification.headerRow ?? 1}: ${headers.filter(Boolean).join(', ')})`
+  if (input.idStrategy === 'code' && !codeColumn)
+    report.errors.push('id_strategy code needs a code column (编码, 三级编码, 分类编码, code, …)')
   const categories: {
     category_id: string
     name: string
@@ -125,7 +170,7 @@ export function buildStandards(input: StandardsInput) {
     for (const { row, code, name } of report.unparsed_codes)
       report.errors.push(`row ${row}: code "${code}" of "${name}" does not parse`)
   }
-  const gradingLevel = pick(input.grading.headers, ['级别', '分级', '等级', 'level'])
+  const gradingLevel = input.grading.headers.find((header) => gradingLevelHeaders.includes(header.trim().toLowerCase()))
   const gradingText = pick(input.grading.headers, ['说明', '描述', '定义', 'description'])
   const levels: string[] = []
   const descriptions: string[] = []

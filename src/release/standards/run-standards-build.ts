@@ -6,14 +6,19 @@
  */
 import { readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import ExcelJS from 'exceljs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { writeJsonReport } from '../io/atomic-file.js'
 import { requireInputFile } from '../io/require-input-file.js'
 import { sha256Hex } from '../io/sha256.js'
-import { cellText } from '../xlsx/read-xlsx-rows.js'
-import { type AlignmentReport, buildStandards, type StandardRow } from './build-standards.js'
+import { readXlsxRows, xlsxSheetNames } from '../xlsx/read-xlsx-rows.js'
+import {
+  type AlignmentReport,
+  buildStandards,
+  isClassificationHeader,
+  isGradingHeader,
+  type StandardRow,
+} from './build-standards.js'
 
 export interface RunStandardsBuildOptions {
   dataset: string
@@ -29,46 +34,66 @@ interface SheetTable {
   headers: string[]
   rows: StandardRow[]
   mergedRanges: number
+  headerRow: number
+  notes: { row: number; text: string }[]
 }
 
-async function readTable(path: string, sheet: string | undefined): Promise<SheetTable> {
+/** A note under a table (注：…, 备注, Note, *, ※), or a banner: one text across every filled cell. */
+const notePrefix = /^(注|备注|附注|说明|note|notes)\s*[:：\d.、]|^[*※]/i
+
+function isNote(cells: readonly string[]): boolean {
+  const filled = cells.map((cell) => cell.trim()).filter((cell) => cell !== '')
+  if (filled.length === 0) return false
+  return notePrefix.test(filled[0] as string) || (filled.length > 1 && filled.every((cell) => cell === filled[0]))
+}
+
+/**
+ * Reads one sheet's table: the header is the first row (among the first 30) that `isHeader` accepts, rows
+ * above it are titles; the table ends at the first note row, and what follows is kept as notes.
+ */
+async function readTable(
+  path: string,
+  sheet: string | undefined,
+  isHeader: (cells: readonly string[]) => boolean,
+  kind: string,
+): Promise<SheetTable> {
   requireInputFile(path)
-  const workbook = new ExcelJS.Workbook()
-  try {
-    await workbook.xlsx.readFile(path)
-  } catch (error) {
+  const names = xlsxSheetNames(path)
+  const source = readXlsxRows({ path, sheets: [sheet ?? names[0] ?? 'Sheet1'] })
+  const table: SheetTable = { headers: [], rows: [], mergedRanges: 0, headerRow: 0, notes: [] }
+  let ended = false
+  let scanned = 0
+  for await (const { rowNumber, cells } of source.rows) {
+    if (table.headerRow === 0) {
+      if (isHeader(cells)) {
+        table.headerRow = rowNumber
+        table.headers = cells.map((cell) => cell.trim())
+      } else if (++scanned >= 30) break
+      continue
+    }
+    if (!ended && isNote(cells)) ended = true
+    if (ended) {
+      const text = cells.find((cell) => cell.trim() !== '')?.trim()
+      if (text && !table.notes.some((note) => note.text === text)) table.notes.push({ row: rowNumber, text })
+      continue
+    }
+    const row: Record<string, string> = {}
+    table.headers.forEach((header, index) => {
+      if (header) row[header] = (cells[index] ?? '').trim()
+    })
+    table.rows.push({ row: rowNumber, cells: row })
+  }
+  if (table.headerRow === 0) {
+    const file = basename(path)
     throw new InvalidInputError({
-      code: 'xlsx_unreadable',
-      path: basename(path),
-      message: `Cannot read ${basename(path)} as an .xlsx workbook: ${(error as Error).message}`,
-      issues: [],
+      code: 'missing_header',
+      path: `${file}:${source.sheetName()}`,
+      message: `${file}:${source.sheetName()}: none of the first 30 rows is a ${kind} header row.`,
+      issues: [{ code: 'missing_header', path: `${file}:${source.sheetName()}`, message: `no ${kind} header row in rows 1–30` }],
     })
   }
-  const worksheet = sheet === undefined ? workbook.worksheets[0] : workbook.getWorksheet(sheet)
-  if (!worksheet) {
-    const names = workbook.worksheets.map((item) => item.name).join(', ')
-    throw new InvalidInputError({
-      code: 'sheet_not_found',
-      path: basename(path),
-      message: `Worksheet "${sheet}" not found in ${basename(path)}; sheets: ${names}.`,
-      issues: [{ code: 'sheet_not_found', path: `${basename(path)}:${sheet}`, message: `sheets are ${names}` }],
-    })
-  }
-  // A merged cell reads as its range's top-left value, so a domain merged down its leaves fills every row.
-  const headers: string[] = []
-  worksheet.getRow(1).eachCell({ includeEmpty: true }, (cell, column) => {
-    headers[column - 1] = cellText(cell.value).trim()
-  })
-  const rows: StandardRow[] = []
-  worksheet.eachRow((row, number) => {
-    if (number === 1) return
-    const cells: Record<string, string> = {}
-    headers.forEach((header, index) => {
-      if (header) cells[header] = cellText(row.getCell(index + 1).value).trim()
-    })
-    rows.push({ row: number, cells })
-  })
-  return { headers, rows, mergedRanges: (worksheet.model as { merges?: unknown[] }).merges?.length ?? 0 }
+  table.mergedRanges = source.mergedRanges?.() ?? 0
+  return table
 }
 
 export const standardsLayout = (dataset: string) => ({
@@ -98,8 +123,8 @@ function checkOutDir(outDir: string): void {
 export async function runStandardsBuild(options: RunStandardsBuildOptions): Promise<AlignmentReport> {
   const dataset = checkDatasetName(options.dataset)
   checkOutDir(options.outDir)
-  const classification = await readTable(options.classification, options.sheet)
-  const grading = await readTable(options.grading, undefined)
+  const classification = await readTable(options.classification, options.sheet, isClassificationHeader, 'classification')
+  const grading = await readTable(options.grading, undefined, isGradingHeader, 'grading')
   const built = buildStandards({
     dataset,
     idStrategy: options.idStrategy ?? 'path',

@@ -29,6 +29,8 @@ export interface XlsxRowSource {
   sheetName(): string
   /** Every worksheet of the file in tab order (known once iteration has started; CSV: `["csv"]`). */
   sheetNames?(): string[]
+  /** Merged ranges in the sheets read so far. */
+  mergedRanges?(): number
 }
 
 /** A cell value as text, for values that are already JS values (booleans as pandas prints them). */
@@ -165,6 +167,7 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
   }
   let current = options.sheets?.[0] ?? ''
   let names: string[] = []
+  let merged = 0
   async function* rows(): AsyncGenerator<XlsxRow> {
     let fd: number
     try {
@@ -205,7 +208,9 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
         if (!entry) throw unreadable(path, `worksheet "${sheet.name}" has no part ${sheet.part}`)
         current = sheet.name
         try {
-          const filler = new MergeFiller(await readMerges(path, fd, entry))
+          const ranges = await readMerges(path, fd, entry)
+          merged += ranges.length
+          const filler = new MergeFiller(ranges)
           const parser = new SheetXmlRows(context)
           for await (const text of entryTextChunks(path, fd, entry))
             for (const row of parser.push(text)) {
@@ -225,7 +230,7 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
       closeSync(fd)
     }
   }
-  return { rows: rows(), sheetName: () => current, sheetNames: () => names }
+  return { rows: rows(), sheetName: () => current, sheetNames: () => names, mergedRanges: () => merged }
 }
 
 /** Every worksheet name of the workbook at `path`, in tab order. */

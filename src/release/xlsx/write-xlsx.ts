@@ -1,12 +1,20 @@
 /**
- * @module release/xlsx: writes a real `.xlsx` (shared strings, numbers, several sheets) deterministically:
- * the same sheets always give the same bytes. Used for the demo data and test fixtures.
+ * @module release/xlsx: writes a real `.xlsx` (shared or inline strings, numbers, dates, formulas with or
+ * without a cached value, merged ranges, several sheets) deterministically: the same sheets always give
+ * the same bytes. Used for the demo data and test fixtures.
  */
 import { writeFileSync } from 'node:fs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { buildZip, type ZipEntry } from './zip-writer.js'
 
-export type XlsxCell = string | number | null | undefined
+/** A formula (with its cached value as Excel saves it, or none as some generators leave it), or a date serial. */
+export type XlsxSpecialCell = { formula: string; cached?: string | number } | { date: number }
+export type XlsxCell = string | number | XlsxSpecialCell | null | undefined
+
+export interface XlsxWriteOptions {
+  /** `shared` (Excel's way, the default) or `inline` strings (`t="inlineStr"`, as streaming writers do). */
+  strings?: 'shared' | 'inline'
+}
 
 export interface XlsxSheet {
   name: string
@@ -43,7 +51,19 @@ export function columnName(index: number): string {
   return name
 }
 
-function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => number, merges: readonly string[] = []): string {
+function specialCellXml(reference: string, cell: XlsxSpecialCell): string {
+  if ('date' in cell) return `<c r="${reference}" s="1"><v>${cell.date}</v></c>`
+  const formula = `<f>${escapeXml(cell.formula)}</f>`
+  if (cell.cached === undefined) return `<c r="${reference}">${formula}</c>`
+  if (typeof cell.cached === 'number') return `<c r="${reference}">${formula}<v>${cell.cached}</v></c>`
+  return `<c r="${reference}" t="str">${formula}<v>${escapeXml(cell.cached)}</v></c>`
+}
+
+function worksheetXml(
+  rows: XlsxSheet['rows'],
+  stringCell: (reference: string, text: string) => string,
+  merges: readonly string[] = [],
+): string {
   const parts: string[] = [`${declaration}<worksheet xmlns="${mainNamespace}"><sheetData>`]
   rows.forEach((row, rowIndex) => {
     const rowNumber = rowIndex + 1
@@ -54,7 +74,8 @@ function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => nu
       if (typeof cell === 'number') {
         if (!Number.isFinite(cell)) throw new RangeError(`cell ${reference} is not a finite number`)
         cells += `<c r="${reference}"><v>${cell}</v></c>`
-      } else cells += `<c r="${reference}" t="s"><v>${sharedIndex(cell)}</v></c>`
+      } else if (typeof cell === 'object') cells += specialCellXml(reference, cell)
+      else cells += stringCell(reference, cell)
     })
     parts.push(`<row r="${rowNumber}">${cells}</row>`)
   })
@@ -65,7 +86,7 @@ function worksheetXml(rows: XlsxSheet['rows'], sharedIndex: (text: string) => nu
   return parts.join('')
 }
 
-export function buildXlsx(sheets: readonly XlsxSheet[]): Buffer {
+export function buildXlsx(sheets: readonly XlsxSheet[], options: XlsxWriteOptions = {}): Buffer {
   if (sheets.length === 0) throw new RangeError('a workbook needs at least one sheet')
   const strings: string[] = []
   const indexes = new Map<string, number>()
@@ -78,10 +99,24 @@ export function buildXlsx(sheets: readonly XlsxSheet[]): Buffer {
     }
     return index
   }
-  const worksheets = sheets.map((sheet) => worksheetXml(sheet.rows, sharedIndex, sheet.merges))
+  const inline = options.strings === 'inline'
+  const stringCell = inline
+    ? (reference: string, text: string) =>
+        `<c r="${reference}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`
+    : (reference: string, text: string) => `<c r="${reference}" t="s"><v>${sharedIndex(text)}</v></c>`
+  const worksheets = sheets.map((sheet) => worksheetXml(sheet.rows, stringCell, sheet.merges))
   let references = 0
+  let dates = false
   for (const sheet of sheets)
-    for (const row of sheet.rows) for (const cell of row) if (typeof cell === 'string' && cell) references++
+    for (const row of sheet.rows)
+      for (const cell of row) {
+        if (typeof cell === 'string' && cell && !inline) references++
+        if (typeof cell === 'object' && cell !== null && 'date' in cell) dates = true
+      }
+  // A date cell needs a date format (built-in 14); workbooks without one keep their old bytes.
+  const cellXfs = dates
+    ? '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>'
+    : '<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs>'
   const shared = `${declaration}<sst xmlns="${mainNamespace}" count="${references}" uniqueCount="${strings.length}">${strings
     .map((text) => `<si><t xml:space="preserve">${escapeXml(text)}</t></si>`)
     .join('')}</sst>`
@@ -120,13 +155,13 @@ export function buildXlsx(sheets: readonly XlsxSheet[]): Buffer {
     ),
     text(
       'xl/styles.xml',
-      `${declaration}<styleSheet xmlns="${mainNamespace}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs></styleSheet>`,
+      `${declaration}<styleSheet xmlns="${mainNamespace}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>${cellXfs}</styleSheet>`,
     ),
     text('xl/sharedStrings.xml', shared),
     ...worksheets.map((xml, index) => text(`xl/worksheets/sheet${index + 1}.xml`, xml)),
   ])
 }
 
-export function writeXlsx(path: string, sheets: readonly XlsxSheet[]): void {
-  writeFileSync(path, buildXlsx(sheets))
+export function writeXlsx(path: string, sheets: readonly XlsxSheet[], options: XlsxWriteOptions = {}): void {
+  writeFileSync(path, buildXlsx(sheets, options))
 }
