@@ -16,22 +16,26 @@ import { runCliInProcess } from './support/run-cli-in-process.js'
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 const hospital = (relative: string) => resolve(import.meta.dirname, 'fixtures/hospital', relative)
 
+/** `release standards build` of the hospital fixture's workbooks into `out`. */
+const buildHospital = (out: string) =>
+  runCliInProcess([
+    'release',
+    'standards',
+    'build',
+    '--dataset',
+    'hospital_demo',
+    '--classification',
+    hospital('standards/hospital_demo.classification.xlsx'),
+    '--grading',
+    hospital('standards/hospital_demo.grading.xlsx'),
+    '--out-dir',
+    out,
+  ])
+
 describe('release standards build', () => {
   it('the hospital standard workbooks (openpyxl, merged cells) give the fixture assets exactly', async () => {
     const out = temporaryDirectory('standards-hospital')
-    const result = await runCliInProcess([
-      'release',
-      'standards',
-      'build',
-      '--dataset',
-      'hospital_demo',
-      '--classification',
-      hospital('standards/hospital_demo.classification.xlsx'),
-      '--grading',
-      hospital('standards/hospital_demo.grading.xlsx'),
-      '--out-dir',
-      out,
-    ])
+    const result = await buildHospital(out)
     expect(result.status, result.stderr).toBe(0)
     expect(result.stderr).toContain('warning[standards] hospital_demo: 1 leaf names used more than once')
     const layout = standardsLayout('hospital_demo')
@@ -133,19 +137,7 @@ describe('release standards build', () => {
   it("--out-dir assets/ (the layout's own folder) is refused before anything is written, naming the parent", async () => {
     const root = temporaryDirectory('standards-out-dir')
     for (const folder of ['assets', 'standards/']) {
-      const result = await runCliInProcess([
-        'release',
-        'standards',
-        'build',
-        '--dataset',
-        'hospital_demo',
-        '--classification',
-        hospital('standards/hospital_demo.classification.xlsx'),
-        '--grading',
-        hospital('standards/hospital_demo.grading.xlsx'),
-        '--out-dir',
-        join(root, folder),
-      ])
+      const result = await buildHospital(join(root, folder))
       expect(result.status).toBe(2)
       expect(result.stderr).toMatch(/^error\[out_dir_inside_layout\].*pass its parent/)
     }

@@ -85,7 +85,7 @@ describe('--workers 2: connections around a worker kill', () => {
           process.kill(pid, 'SIGKILL')
           killed = true
         }
-        for (let burst = 0; burst < 4; burst++) probes.push(probe(server.url, 8000))
+        for (let burst = 0; burst < 8; burst++) probes.push(probe(server.url, 8000))
         await new Promise((resolveTick) => setTimeout(resolveTick, 1))
       }
       outcomes.push(...(await Promise.all(probes)))
