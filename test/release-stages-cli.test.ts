@@ -111,10 +111,17 @@ describe('release stages through the CLI, in the runbook order', () => {
       conflict_keys: expect.any(Number),
     })
     expect(JSON.parse(rawReport).conflict_keys).toBeGreaterThanOrEqual(3)
-    // Hashes and counts only: no field name, table name or record id in the clear.
+    // No field or table name in the clear; a conflict's records are named by id and spreadsheet row.
     for (const record of canonicalRecords().slice(0, 50)) {
-      expect(rawReport.includes(record.id)).toBe(false)
       expect(rawReport.includes(`"${record.metadata.table_name}"`)).toBe(false)
+      expect(rawReport.includes(`"${record.metadata.field_name}"`)).toBe(false)
+    }
+    const [conflict] = JSON.parse(rawReport).datasets.steel_demo.conflicts
+    const byId = new Map(canonicalRecords().map((record) => [record.id, record]))
+    expect(conflict.records.length).toBe(conflict.record_count)
+    for (const listed of conflict.records) {
+      expect(listed.provenance).toEqual((byId.get(listed.id) as unknown as { provenance: unknown }).provenance)
+      expect(listed.provenance.row).toBeGreaterThan(1)
     }
 
     expect(

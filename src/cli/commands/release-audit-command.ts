@@ -60,6 +60,7 @@ export function registerReleaseAuditCommand(release: Command): void {
       printSummary({
         status: report.status,
         records_audited: report.records_audited,
+        records_checked: report.records_checked,
         conflict_keys: report.conflict_keys,
         cross_split_keys: report.cross_split_keys,
         report: flags.report,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { crossSplitKeyCount } from '../canonical/prompt-key.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { auditPassed, auditPromptConflicts, bundleAuditReports, conflictingRecordIds } from './prompt-conflict-audit.js'
 import { PromptKeyGroups } from './prompt-key-groups.js'
@@ -12,7 +11,8 @@ function record(
   table: string,
   category: string,
   level: string,
-  split: 'train' | 'val' | null = 'train',
+  split: 'train' | 'val' | 'test' | null = 'train',
+  row?: number,
 ): CanonicalRecord {
   return {
     id,
@@ -35,6 +35,7 @@ function record(
     target: { leaf_level: 'level_4', leaf_name: category, category_id: category, category_path: [] },
     split,
     split_exclusion_reason: null,
+    ...(row === undefined ? {} : { provenance: { source_file: 'data.xlsx', source_sha256: 'c'.repeat(64), sheet: '字段', row } }),
   } as CanonicalRecord
 }
 const audit = (records: CanonicalRecord[], split = 'all') =>
@@ -91,7 +92,14 @@ describe('prompt-conflict audit', () => {
     expect(conflict?.prompt_key_sha256).toBe(sha(['emp_name\u001fhr_employee', 'a'.repeat(64), 'b'.repeat(64)].join('\0')))
     const text = JSON.stringify(report)
     for (const raw of ['emp_name', 'hr_employee', 'C5-1', 'L2']) expect(text.includes(raw)).toBe(false)
-    expect(audit(records, 'train')).toMatchObject({ status: 'failed', conflicting_records: 2 })
+    // Audited for train, the conflict is still found whole: its val record is in it too.
+    expect(audit(records, 'train')).toMatchObject({
+      status: 'failed',
+      records_audited: 3,
+      records_checked: 4,
+      conflicting_records: 3,
+      conflicts: [{ splits: ['train', 'val'] }],
+    })
     expect([...conflictingRecordIds(records, 'data_level')].sort()).toEqual(['1', '2', '3'])
   })
 
@@ -108,7 +116,9 @@ describe('prompt-conflict audit', () => {
     const raw = PromptKeyGroups.of(records, options)
     const conflicting = raw.conflictingIds()
     expect([...conflicting].sort()).toEqual(['1', '2', '5', '6'])
-    expect([...raw.groups()].filter((group) => group.targets.length > 1)).toEqual([
+    expect(
+      [...raw.groups()].filter((group) => group.targets.length > 1).map(({ key, targets, ids }) => ({ key, targets, ids })),
+    ).toEqual([
       { key: 'emp_name\u001fhr_employee', targets: ['C5-1\0L2', 'C5-2\0L4'], ids: ['1', '2'] },
       { key: 'coil_no\u001fpr_coil', targets: ['B4-1\0L2', 'B4-1\0L3'], ids: ['5', '6'] },
     ])
@@ -127,8 +137,48 @@ describe('prompt-conflict audit', () => {
     ]
     const report = auditPromptConflicts(optionsOf(records))
     expect(report).toMatchObject({ status: 'failed', conflict_keys: 0, cross_split_keys: 1 })
+    expect(report.cross_split).toEqual([
+      {
+        prompt_key_sha256: expect.any(String),
+        splits: ['train', 'val'],
+        records: [
+          { id: '1', split: 'train', record: 1, provenance: null },
+          { id: '2', split: 'val', record: 2, provenance: null },
+        ],
+      },
+    ])
     expect(auditPassed(report)).toBe(false)
-    expect(crossSplitKeyCount(records.slice(1))).toBe(0)
+    expect(auditPromptConflicts(optionsOf(records.slice(1))).cross_split_keys).toBe(0)
+  })
+
+  it('an audit of train catches a conflict whose records are both in test, naming ids and source rows (issue 24)', () => {
+    // One field, L3 in the production database and L2 in its ODS copy: both records dealt to test.
+    const prod = {
+      ...record('p', 'card_no', 'pay_flow', 'C2-1', 'L3', 'test', 41),
+      metadata: { ...record('p', 'card_no', 'pay_flow', 'C2-1', 'L3').metadata, database_name: 'prod' },
+    }
+    const ods = {
+      ...record('o', 'card_no', 'pay_flow', 'C2-1', 'L2', 'test', 97),
+      metadata: { ...prod.metadata, database_name: 'ods' },
+    }
+    const records = [record('t', 'amount', 'pay_flow', 'C2-2', 'L2', 'train', 12), prod, ods] as CanonicalRecord[]
+    const report = audit(records, 'train')
+    expect(report).toMatchObject({ status: 'failed', records_audited: 1, records_checked: 3, prompt_keys: 1, conflict_keys: 1 })
+    expect(auditPassed(report)).toBe(false)
+    expect(report.conflicts[0]).toMatchObject({
+      record_count: 2,
+      target_count: 2,
+      splits: ['test'],
+      records: [
+        { id: 'o', split: 'test', record: 3, provenance: { source_file: 'data.xlsx', sheet: '字段', row: 97 } },
+        { id: 'p', split: 'test', record: 2, provenance: { source_file: 'data.xlsx', sheet: '字段', row: 41 } },
+      ],
+    })
+    // The keys counted for train are train's alone: the same as auditing the train records by themselves.
+    const trainOnly = audit(records.slice(0, 1), 'train')
+    expect([report.prompt_keys, report.prompt_key_sha256]).toEqual([trainOnly.prompt_keys, trainOnly.prompt_key_sha256])
+    const text = JSON.stringify(report)
+    for (const raw of ['card_no', 'pay_flow', 'C2-1', 'prod', 'ods']) expect(text.includes(raw)).toBe(false)
   })
 
   it('bundles per-dataset reports deterministically; a resolved record without a level is an error', () => {

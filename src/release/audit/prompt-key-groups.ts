@@ -1,13 +1,17 @@
 /**
- * @module release/audit: audited records grouped by prompt key (pure), one record at a time, so a line can
+ * @module release/audit: resolved records grouped by prompt key (pure), one record at a time, so a line can
  * group records while it makes them. The audit reads the groups; quarantine takes their conflicting ids.
+ * Every resolved record is grouped, whatever its split: a conflict or a prompt shown in two splits is
+ * found wherever it lies. The split named in the options only says which records (and keys) are counted
+ * as audited.
  */
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { PromptKeys } from '../canonical/prompt-key.js'
+import { recordLocation } from '../canonical/record-location.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
 
 export interface GroupOptions {
-  /** A split name, or "all". */
+  /** The split whose records are counted as audited: a split name, or "all". */
   split: string
   levelField: string
   /** For issue paths. */
@@ -20,13 +24,18 @@ export interface PromptKeyGroup {
   key: string
   targets: string[]
   ids: string[]
+  /** The records themselves and their 0-based positions in their file, in the order of `ids`. */
+  records: CanonicalRecord[]
+  positions: number[]
+  /** Whether one of its records is in the audited split. */
+  audited: boolean
+  /** Whether its records lie in more than one split. */
+  crossesSplits: boolean
 }
 
 interface KeyGroup extends PromptKeyGroup {
   /** The split of the first of its records that has one. */
   split: SplitName | null
-  /** Whether its records lie in more than one split. */
-  crossesSplits: boolean
 }
 
 /**
@@ -35,8 +44,10 @@ interface KeyGroup extends PromptKeyGroup {
  */
 export class PromptKeyGroups {
   readonly issues: InputIssue[] = []
-  /** How many records were grouped. */
+  /** How many records of the audited split were grouped. */
   audited = 0
+  /** How many records were grouped (every split). */
+  checked = 0
   private readonly keys = new PromptKeys()
   /** Key (see `PromptKeys`) → its group, in the order first seen. */
   private readonly byKey = new Map<number, KeyGroup>()
@@ -64,12 +75,11 @@ export class PromptKeyGroups {
   add(record: CanonicalRecord, index: number): void {
     const { options } = this
     if (record.resolution_status !== 'resolved') return
-    if (options.split !== 'all' && record.split !== options.split) return
     const level = (record as Record<string, unknown>)[options.levelField]
     if (typeof level !== 'string' || !level.trim()) {
       this.issues.push({
         code: 'missing_level',
-        path: `${options.source}:record ${index + 1}:${options.levelField}`,
+        path: `${recordLocation(options.source, index, record)}:${options.levelField}`,
         message: `a resolved record needs ${options.levelField}`,
       })
       return
@@ -78,19 +88,32 @@ export class PromptKeyGroups {
     if (this.keys.field(key) === '') {
       this.issues.push({
         code: 'empty_field_name',
-        path: `${options.source}:record ${index + 1}:metadata.field_name`,
+        path: `${recordLocation(options.source, index, record)}:metadata.field_name`,
         message: 'field_name normalises to nothing',
       })
       return
     }
     const target = this.targetText(record.target?.category_id ?? '', level.trim())
     const split = record.split ?? null
+    const audited = options.split === 'all' || split === options.split
     const group = this.byKey.get(key)
     if (group === undefined) {
-      this.byKey.set(key, { key: this.keys.text(key), targets: [target], ids: [record.id], split, crossesSplits: false })
+      this.byKey.set(key, {
+        key: this.keys.text(key),
+        targets: [target],
+        ids: [record.id],
+        records: [record],
+        positions: [index],
+        audited,
+        split,
+        crossesSplits: false,
+      })
     } else {
       if (!group.targets.includes(target)) group.targets.push(target)
       group.ids.push(record.id)
+      group.records.push(record)
+      group.positions.push(index)
+      if (audited) group.audited = true
       if (split !== null) {
         if (group.split === null) group.split = split
         else if (group.split !== split && !group.crossesSplits) {
@@ -99,7 +122,8 @@ export class PromptKeyGroups {
         }
       }
     }
-    this.audited++
+    this.checked++
+    if (audited) this.audited++
   }
 
   static of(records: readonly CanonicalRecord[], options: GroupOptions): PromptKeyGroups {
@@ -110,14 +134,14 @@ export class PromptKeyGroups {
     return groups
   }
 
-  /** How many prompt keys the audited records show. */
+  /** How many prompt keys the grouped records show. */
   get size(): number {
     return this.byKey.size
   }
 
   /** The groups, in the order their keys were first seen. */
-  *groups(): IterableIterator<PromptKeyGroup> {
-    for (const { key, targets, ids } of this.byKey.values()) yield { key, targets, ids }
+  groups(): IterableIterator<PromptKeyGroup> {
+    return this.byKey.values()
   }
 
   /** Prompt keys whose grouped records lie in more than one split. */

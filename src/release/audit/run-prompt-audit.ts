@@ -1,7 +1,8 @@
 /**
  * @module release/audit: `releaseops release audit prompt-conflicts`: audits one canonical dataset, or a
  * bundle of `DATASET=PATH` inputs, against the exact bytes of its classification and grading standards,
- * and writes the hash-only report. The caller exits non-zero unless it passed with zero conflict keys.
+ * and writes the report (keys and targets as hashes; the records of a failure by id and source row). The
+ * caller exits non-zero unless it passed with zero conflict keys and no key in two splits.
  */
 
 import { writeFileSync } from 'node:fs'

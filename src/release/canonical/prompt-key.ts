@@ -4,7 +4,7 @@
  * so the split keeps them together and the audit counts keys that cross splits.
  */
 import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
-import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
+import type { CanonicalRecord } from '../contracts/canonical-record.js'
 
 /** Field ids stay below this, so `table * fieldIdSpace + field` is an exact integer for 2^27 tables. */
 const fieldIdSpace = 2 ** 26
@@ -64,20 +64,4 @@ export class PromptKeys {
   text(key: number): string {
     return `${this.field(key)}${promptKeySeparator}${this.tableTexts[Math.floor(key / fieldIdSpace)]}`
   }
-}
-
-/** How many prompt keys of split records lie in more than one split. */
-export function crossSplitKeyCount(records: readonly CanonicalRecord[]): number {
-  const keys = new PromptKeys()
-  const splitsOf = new Map<number, SplitName | 'several'>()
-  for (const record of records) {
-    if (!record.split || record.resolution_status !== 'resolved') continue
-    const key = keys.of(record.metadata)
-    const seen = splitsOf.get(key)
-    if (seen === undefined) splitsOf.set(key, record.split)
-    else if (seen !== record.split) splitsOf.set(key, 'several')
-  }
-  let count = 0
-  for (const value of splitsOf.values()) if (value === 'several') count++
-  return count
 }
