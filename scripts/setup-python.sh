@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates .venv with the Python packages the tests use beside the standard library (pyarrow as an
-# independent Parquet reader, websockets as OpenEnv's client uses it). Offline: pip resolves them from
+# independent Parquet reader, websockets as OpenEnv's client uses it, openpyxl as an independent workbook
+# reader). Offline: pip resolves them from
 # the machine's local indexes. Tests find the interpreter as $RELEASEOPS_PYTHON or .venv/bin/python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,5 +10,5 @@ index_args=()
 for index in /opt/pypi/simple; do
   if [ -d "$index" ]; then index_args+=(--index-url "file://$index"); fi
 done
-.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers datasets pandas
-.venv/bin/python -c "import websockets, pyarrow, jinja2, tokenizers, datasets; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__, 'jinja2', jinja2.__version__, 'tokenizers', tokenizers.__version__, 'datasets', datasets.__version__)"
+.venv/bin/pip install --quiet --disable-pip-version-check "${index_args[@]}" websockets pyarrow jinja2 tokenizers datasets pandas openpyxl
+.venv/bin/python -c "import websockets, pyarrow, jinja2, tokenizers, datasets, openpyxl; print('python test deps:', 'websockets', websockets.__version__, 'pyarrow', pyarrow.__version__, 'jinja2', jinja2.__version__, 'tokenizers', tokenizers.__version__, 'datasets', datasets.__version__, 'openpyxl', openpyxl.__version__)"
