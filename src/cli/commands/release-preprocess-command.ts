@@ -23,7 +23,10 @@ interface PreprocessFlags {
 }
 
 function parseCsvEncoding(value: string): CsvEncoding {
-  const name = value.trim().toLowerCase().replace(/^utf8$/, 'utf-8')
+  const name = value
+    .trim()
+    .toLowerCase()
+    .replace(/^utf8$/, 'utf-8')
   if ((csvEncodings as readonly string[]).includes(name)) return name as CsvEncoding
   throw new InvalidArgumentError(`unknown encoding "${value}" (one of ${csvEncodings.join(', ')})`)
 }

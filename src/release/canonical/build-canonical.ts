@@ -11,7 +11,7 @@ import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import type { DatasetConfig } from '../contracts/dataset-config.js'
 import { type ProcessedRecord, processedRecordSchema } from '../contracts/processed-record.js'
 import { recordLocation } from './record-location.js'
-import { TargetResolver } from './resolve-target.js'
+import { type ResolutionRule, resolutionRules, TargetResolver } from './resolve-target.js'
 import { type LabelAccounting, labelAccounting } from './unresolved-labels.js'
 
 export interface CanonicalBuildInput {
@@ -36,8 +36,13 @@ export interface ResolutionReport {
     missing_leaf: { count: number; by_leaf: Record<string, number> }
     path_mismatch: { count: number; by_id: Record<string, number> }
     code_unresolved: { count: number; by_leaf: Record<string, number> }
-    records: { id: string; status: string; row: number | null; reason: string }[]
+    /** `cell`: the spreadsheet row the record came from (`file:sheet:row N`). */
+    records: { id: string; status: string; row: number | null; cell: string | null; reason: string }[]
   }
+  /** How many records each rule resolved (see `resolutionRules`). */
+  resolution_rules: Record<ResolutionRule, number>
+  /** Records resolved by a fallback rule (leaf alone, whitespace ignored), with their cell and label. */
+  resolved_by_fallback: { id: string; rule: ResolutionRule; cell: string | null; label: string; category_id: string }[]
   /** Which unresolved records carried a real label (lost) and which had none to resolve. */
   labels: LabelAccounting
   registry_size: number
@@ -63,6 +68,15 @@ export function codeByLeafName(
     map.set(category.name, category.code)
   })
   return { map, issues }
+}
+
+/** Fallback resolutions listed in the report beyond their counts. */
+const maxListed = 500
+
+/** `file:sheet:row N` of a record's spreadsheet row, when it carries provenance. */
+function sourceCell(record: ProcessedRecord): string | null {
+  const source = record.provenance
+  return source ? `${source.source_file}:${source.sheet}:row ${source.row}` : null
 }
 
 const sorted = (counter: Map<string, number>) => Object.fromEntries([...counter].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -92,6 +106,8 @@ export class CanonicalBuilder {
   private readonly mismatched = new Map<string, number>()
   private readonly uncoded = new Map<string, number>()
   private readonly unresolved: ResolutionReport['unresolved']['records'] = []
+  private readonly rules = new Map<ResolutionRule, number>(resolutionRules.map((rule) => [rule, 0]))
+  private readonly fallbacks: ResolutionReport['resolved_by_fallback'] = []
   private readonly excluded: Set<string>
   private inputCount = 0
 
@@ -150,13 +166,29 @@ export class CanonicalBuilder {
     if (resolution.status === 'missing_leaf') bump(this.missing, resolution.leaf)
     if (resolution.status === 'path_mismatch') bump(this.mismatched, resolution.categoryId)
     if (resolution.status === 'code_unresolved') bump(this.uncoded, resolution.leaf)
+    const cell = sourceCell(record)
     if (resolution.status !== 'resolved') {
       this.unresolved.push({
         id: record.id,
         status: resolution.status,
         row: record.provenance?.row ?? null,
+        cell,
         reason: resolution.reason,
       })
+    } else if (resolution.rule) {
+      bump(this.rules, resolution.rule)
+      if (resolution.rule === 'leaf_only' || resolution.rule === 'whitespace_insensitive') {
+        if (this.fallbacks.length < maxListed) {
+          const labels = record.classification as Record<string, string>
+          this.fallbacks.push({
+            id: record.id,
+            rule: resolution.rule,
+            cell,
+            label: this.options.config.path_fields.map((field) => labels[field] ?? '').join(' / '),
+            category_id: resolution.categoryId,
+          })
+        }
+      }
     }
     // Copied (unless handed over), then extended: V8 builds `{ ...record, more }` far more slowly (~4 µs a record).
     const canonical: Record<string, unknown> = this.options.adopt
@@ -166,6 +198,9 @@ export class CanonicalBuilder {
     canonical.resolution_status = resolution.status
     if (resolution.status === 'resolved') canonical.target = resolution.target
     else canonical.resolution_reason = resolution.reason
+    // Only a fallback is recorded on the record (a label matched as given needs no note).
+    if (resolution.rule === 'leaf_only' || resolution.rule === 'whitespace_insensitive')
+      canonical.resolution_rule = resolution.rule
     canonical.split = null
     canonical.split_exclusion_reason = null
     this.records.push(canonical as CanonicalRecord)
@@ -185,6 +220,8 @@ export class CanonicalBuilder {
         code_unresolved: { count: count(this.uncoded), by_leaf: sorted(this.uncoded) },
         records: this.unresolved,
       },
+      resolution_rules: Object.fromEntries(this.rules) as Record<ResolutionRule, number>,
+      resolved_by_fallback: this.fallbacks,
       labels: labelAccounting(Object.fromEntries(this.statuses)),
       registry_size: this.options.registry.categories.length,
     }

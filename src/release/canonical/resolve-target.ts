@@ -3,14 +3,24 @@
  * saying why it has none. Never auto-fixes a label and never matches semantically; the leaf registry is the
  * final constraint on which ids count as resolved.
  */
-import type { LeafRegistry } from '../../envs/grading/assets/leaf-registry.js'
+import type { LeafCategory, LeafRegistry } from '../../envs/grading/assets/leaf-registry.js'
 import { removeWhitespace } from '../../envs/grading/text/python-text.js'
 import type { CanonicalTarget, ResolutionStatus } from '../contracts/canonical-record.js'
 import type { DatasetConfig } from '../contracts/dataset-config.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
 
+/**
+ * How a resolved label was matched, tried in this order: the label as preprocessing left it (as written;
+ * or with a trailing code stripped), then by its leaf alone when one registry leaf has that name, then
+ * with whitespace ignored (`护理 记录` = `护理记录`) when that names one leaf.
+ */
+export const resolutionRules = ['as_written', 'code_stripped', 'leaf_only', 'whitespace_insensitive'] as const
+export type ResolutionRule = (typeof resolutionRules)[number]
+
 export interface Resolution {
   status: ResolutionStatus
+  /** For a resolved label: the rule that matched it. */
+  rule?: ResolutionRule
   reason: string
   target?: CanonicalTarget
   leaf: string
@@ -24,14 +34,25 @@ export interface TargetResolverOptions {
   codeByLeaf: ReadonlyMap<string, string>
 }
 
+/** A name compared without whitespace and with full-width forms folded (NFKC). */
+const bareName = (name: string) => removeWhitespace(name.normalize('NFKC'))
+
 export class TargetResolver {
   private readonly names = new Map<string, string>()
+  /** Leaf name → its categories, and the same with whitespace removed (for the fallback rules). */
+  private readonly byName = new Map<string, LeafCategory[]>()
+  private readonly byBareName = new Map<string, LeafCategory[]>()
   private readonly leafIndex: number
   /** One target object per distinct label path, shared by its records (never mutated). */
   private readonly targets = new Map<string, CanonicalTarget>()
 
   constructor(private readonly options: TargetResolverOptions) {
-    for (const category of options.registry.categories) this.names.set(category.category_id, category.name)
+    for (const category of options.registry.categories) {
+      this.names.set(category.category_id, category.name)
+      this.byName.set(category.name, [...(this.byName.get(category.name) ?? []), category])
+      const bare = bareName(category.name)
+      this.byBareName.set(bare, [...(this.byBareName.get(bare) ?? []), category])
+    }
     this.leafIndex = options.config.path_fields.indexOf(options.config.leaf_level as never)
   }
 
@@ -41,6 +62,31 @@ export class TargetResolver {
   }
 
   resolve(record: ProcessedRecord): Resolution {
+    const primary = this.resolveAsGiven(record)
+    if (primary.status === 'resolved') {
+      const stripped = record.label_notes?.some((note) => note.action === 'stripped') ?? false
+      return { ...primary, rule: stripped ? 'code_stripped' : 'as_written' }
+    }
+    if (primary.status !== 'missing_leaf' && primary.status !== 'path_mismatch') return primary
+    // The fallbacks need one registry leaf, found by its name alone, then with whitespace ignored.
+    for (const [rule, candidates] of [
+      ['leaf_only', this.byName.get(primary.leaf)],
+      ['whitespace_insensitive', this.byBareName.get(bareName(primary.leaf))],
+    ] as const) {
+      if (candidates?.length !== 1 || this.options.config.id_strategy === 'code') continue
+      const category = candidates[0] as LeafCategory
+      const target: CanonicalTarget = {
+        leaf_level: this.options.config.leaf_level,
+        leaf_name: category.name,
+        category_id: category.category_id,
+        category_path: [...(category.path ?? []), category.name],
+      }
+      return { status: 'resolved', rule, reason: '', target, leaf: category.name, categoryId: category.category_id }
+    }
+    return primary
+  }
+
+  private resolveAsGiven(record: ProcessedRecord): Resolution {
     const { config } = this.options
     const classification = record.classification as Record<string, string>
     const levels = config.path_fields.map((field) => (classification[field] ?? '').trim())

@@ -55,7 +55,7 @@ function codeColumnOf(headers: readonly string[]): string | undefined {
 }
 const levelLead = /^(?:第?([1-9一二三四五六七八九])级|(?:L|LEVEL)\s*([1-9]))(?![0-9])/i
 const pick = (headers: readonly string[], names: readonly string[]) => headers.find((header) => names.includes(header.trim()))
-const codePattern = /^[A-Z]{1,3}\d+(-\d+)*$/
+const codePattern = /^[A-Z]{1,4}[-.]?\d+(?:[-.]\d+)*$/
 
 /** "L3", "3", "3级", "第三级", "三级（敏感）", "L3 敏感" → "L3"; undefined when it names no level. */
 export function standardLevel(text: string): string | undefined {
