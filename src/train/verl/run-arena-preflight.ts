@@ -13,7 +13,8 @@ import { envTools } from '../../agent/episode-prompt.js'
 import { makeEnv } from '../../envs/index.js'
 import { sha256Hex } from '../../release/io/sha256.js'
 import { checkHost, probeHost } from './host-probe.js'
-import { detectModelFamily, modelFamilyFacts } from './model-family.js'
+import { modelFamilyFacts } from './model-family.js'
+import { templateFamilyProblems } from './preflight-run-checks.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { type LaunchManifest, launchCommand, launchManifestFormat, type VerlPreflightOptions } from './run-verl-preflight.js'
 import { verlEntryImports, verlEntryPoint, verlRunFiles } from './verl-overrides.js'
@@ -60,11 +61,8 @@ function toolsCheck(run: string, config: ArenaVerlConfig): CheckResult {
   const parser = modelFamilyFacts[config.model_family]?.tool_parser
   if (config.tool_parser !== parser)
     problems.push(`the rollout parser is ${config.tool_parser}, ${config.model_family} needs ${String(parser)}`)
-  const detected = detectModelFamily(config.settings.model_path)
-  if (detected !== null && detected !== config.model_family)
-    problems.push(`the checkpoint's chat template is ${detected}'s, the run was written for ${config.model_family}`)
-  if (detected === null && config.model_family_source === 'template')
-    problems.push(`the checkpoint at ${config.settings.model_path} no longer ships the ${config.model_family} template`)
+  const { detected, problems: template } = templateFamilyProblems(config)
+  problems.push(...template)
   return {
     name: 'tools_and_format',
     passed: problems.length === 0,
