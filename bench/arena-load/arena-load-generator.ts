@@ -13,6 +13,7 @@ import { EnvHost } from '../../src/server/env-host.js'
 import { EnvSession } from '../../src/server/session/env-session.js'
 import { resetSession, stepSession } from '../../src/server/session/session-operations.js'
 import { wsEnvelope } from '../../src/server/wire/observation-payload.js'
+import { closedLoop } from '../server-load/closed-loop.js'
 
 export const arenaEnvId = 'releaseops-v3'
 const warmupSeconds = Number(process.env.BENCH_WARMUP_S ?? 3)
@@ -88,39 +89,26 @@ export async function generate(url: string, target: 'ours' | 'openenv', sessions
   for (let start = 0; start < sessions; start += 256)
     sockets.push(...(await Promise.all(Array.from({ length: Math.min(256, sessions - start) }, () => open(url)))))
   const connections = sockets.filter((socket): socket is WebSocket => socket !== null)
-  const done = connections.map(
-    (socket, index) =>
-      new Promise<void>((resolve) => {
-        let episode = index % episodes.length
-        let position = 0
-        let sentAt = 0n
-        const send = () => {
-          if (stopped || socket.readyState !== socket.OPEN) return resolve()
-          sentAt = process.hrtime.bigint()
-          socket.send((episodes[episode] as Episode).messages[position] as string)
+  for (const socket of connections)
+    socket.on('close', () => {
+      if (!stopped) closedEarly++
+    })
+  const done = connections.map((socket, index) =>
+    closedLoop({
+      socket,
+      episodes,
+      start: index,
+      stopped: () => stopped,
+      onReply: (data, episode, position, latency) => {
+        const expected = episode.replies?.[position]
+        const ok = expected ? data.equals(expected) : JSON.parse(data.toString()).type === 'observation'
+        if (!ok) mismatches++
+        if (measuring) {
+          messages++
+          latencies.push(latency)
         }
-        socket.on('close', () => {
-          if (!stopped) closedEarly++
-          resolve()
-        })
-        socket.on('message', (data: Buffer) => {
-          const latency = Number(process.hrtime.bigint() - sentAt) / 1e6
-          const expected = (episodes[episode] as Episode).replies?.[position]
-          const ok = expected ? data.equals(expected) : JSON.parse(data.toString()).type === 'observation'
-          if (!ok) mismatches++
-          if (measuring) {
-            messages++
-            latencies.push(latency)
-          }
-          position++
-          if (position === (episodes[episode] as Episode).messages.length) {
-            position = 0
-            episode = (episode + 1) % episodes.length
-          }
-          send()
-        })
-        send()
-      }),
+      },
+    }),
   )
   await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000))
   measuring = true

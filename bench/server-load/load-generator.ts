@@ -11,6 +11,7 @@ import { EnvHost } from '../../dist/server/env-host.js'
 import { EnvSession } from '../../dist/server/session/env-session.js'
 import { resetSession, stepSession } from '../../dist/server/session/session-operations.js'
 import { wsEnvelope } from '../../dist/server/wire/observation-payload.js'
+import { closedLoop } from './closed-loop.js'
 
 export const envId = 'releaseops-v1'
 const sessions = Number(process.env.BENCH_SESSIONS ?? 256)
@@ -75,36 +76,23 @@ export async function generate(url: string, mode: 'server' | 'echo', variant: Va
       })
     }),
   )
-  const done = connections.map(
-    (socket, index) =>
-      new Promise<void>((resolve) => {
-        let episode = index % episodes.length
-        let position = 0
-        let sentAt = 0n
-        const send = () => {
-          if (stopped) return resolve()
-          sentAt = process.hrtime.bigint()
-          socket.send((episodes[episode] as Episode).messages[position] as string)
+  const done = connections.map((socket, index) =>
+    closedLoop({
+      socket,
+      episodes,
+      start: index,
+      stopped: () => stopped,
+      onReply: (data, episode, position, latency) => {
+        const expected = episode.replies[position] as Buffer
+        const ok = mode === 'server' ? data.equals(expected) : data.length === echoBytes
+        if (!ok) mismatches++
+        if (variant === 'client' && JSON.parse(data.toString()).type !== 'observation') mismatches++
+        if (measuring) {
+          messages++
+          latencies.push(latency)
         }
-        socket.on('message', (data: Buffer) => {
-          const latency = Number(process.hrtime.bigint() - sentAt) / 1e6
-          const expected = (episodes[episode] as Episode).replies[position] as Buffer
-          const ok = mode === 'server' ? data.equals(expected) : data.length === echoBytes
-          if (!ok) mismatches++
-          if (variant === 'client' && JSON.parse(data.toString()).type !== 'observation') mismatches++
-          if (measuring) {
-            messages++
-            latencies.push(latency)
-          }
-          position++
-          if (position === (episodes[episode] as Episode).messages.length) {
-            position = 0
-            episode = (episode + 1) % episodes.length
-          }
-          send()
-        })
-        send()
-      }),
+      },
+    }),
   )
   await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000))
   measuring = true

@@ -133,7 +133,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1, loopback only)')
     .option('--port <port>', 'port (env PORT; default 8000; 0 picks a free one)', parseInteger)
     .option('--env <id>', `env served at the root (default ${defaultEnvId})`)
-    .option('--max-sessions <n>', 'concurrent sessions per process (default 4096: a VeRL step of 2,048 rollouts, twice)', parsePositiveInteger)
+    .option('--max-sessions <n>', 'concurrent sessions per process (default 4096)', parsePositiveInteger)
     .option('--session-timeout <seconds>', 'close sessions idle this long; 0 disables the reaper (default 900)', parseSeconds)
     .option('--workers <n>', 'worker processes (node cluster; sessions stay on their process)', parsePositiveInteger)
     .option('--token <token>', 'bearer token for env play (env RELEASEOPS_TOKEN); also the operator token unless one is given')

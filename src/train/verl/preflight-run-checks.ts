@@ -96,6 +96,19 @@ export function releaseCheck(config: VerlConfig, sftRelease: string | undefined)
   }
 }
 
+/** The checkpoint on this machine decides: its template must still be the family the run was written for. */
+export function templateFamilyProblems(
+  config: Pick<VerlConfig, 'model_family' | 'model_family_source'> & { settings: { model_path: string } },
+): { detected: ReturnType<typeof detectModelFamily>; problems: string[] } {
+  const detected = detectModelFamily(config.settings.model_path)
+  const problems: string[] = []
+  if (detected !== null && detected !== config.model_family)
+    problems.push(`the checkpoint's chat template is ${detected}'s, the run was written for ${config.model_family}`)
+  if (detected === null && config.model_family_source === 'template')
+    problems.push(`the checkpoint at ${config.settings.model_path} no longer ships the ${config.model_family} template`)
+  return { detected, problems }
+}
+
 export function toolsCheck(runDirectory: string, config: VerlConfig): CheckResult {
   const problems: string[] = []
   const expected = gradingToolSchemas()
@@ -133,12 +146,8 @@ export function toolsCheck(runDirectory: string, config: VerlConfig): CheckResul
   const formatOverride = config.overrides.find((entry) => entry.startsWith('actor_rollout_ref.rollout.multi_turn.format='))
   if (formatOverride !== undefined && formatOverride.split('=')[1] !== parser)
     problems.push(`the agent loop's format is ${formatOverride.split('=')[1]}, not ${String(parser)}`)
-  // The checkpoint on this machine decides: its template must be the family the run was written for.
-  const detected = detectModelFamily(config.settings.model_path)
-  if (detected !== null && detected !== config.model_family)
-    problems.push(`the checkpoint's chat template is ${detected}'s, the run was written for ${config.model_family}`)
-  if (detected === null && config.model_family_source === 'template')
-    problems.push(`the checkpoint at ${config.settings.model_path} no longer ships the ${config.model_family} template`)
+  const { detected, problems: template } = templateFamilyProblems(config)
+  problems.push(...template)
   return {
     name: 'tools_and_format',
     passed: problems.length === 0,

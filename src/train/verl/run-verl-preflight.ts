@@ -14,10 +14,12 @@ import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
 import { gateScript, gateScriptName, type LaunchStep, sftLaunchPlan } from './launch-plan.js'
 import { releaseCheck, runDirectoryCheck, toolsCheck } from './preflight-run-checks.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
+import { runArenaPreflight } from './run-arena-preflight.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
 import { checkTokenBudget } from './token-budget.js'
 import { shellWord, verlEntryImports, verlRunFiles } from './verl-overrides.js'
 import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList, noPatches } from './verl-patches.js'
+import { type ArenaVerlConfig, arenaConfigFormat } from './write-arena-config.js'
 import { type VerlConfig, verlConfigFormat } from './write-verl-config.js'
 
 export const launchManifestFormat = 'releaseops-verl-launch-v1'
@@ -56,7 +58,7 @@ export interface LaunchManifest {
   plan?: LaunchStep[]
 }
 
-function readConfig(runDirectory: string): { config: VerlConfig; sha256: string } {
+function readConfig(runDirectory: string): { config: VerlConfig; sha256: string } | { arena: ArenaVerlConfig; bytes: Buffer } {
   const path = join(runDirectory, verlRunFiles.config)
   if (!existsSync(path))
     throw new InvalidInputError({
@@ -67,6 +69,7 @@ function readConfig(runDirectory: string): { config: VerlConfig; sha256: string 
     })
   const bytes = readFileSync(path)
   const config = JSON.parse(bytes.toString('utf8')) as VerlConfig
+  if ((config.format as string) === arenaConfigFormat) return { arena: config as unknown as ArenaVerlConfig, bytes }
   if (config.format !== verlConfigFormat)
     throw new InvalidInputError({
       code: 'not_a_verl_run',
@@ -78,7 +81,11 @@ function readConfig(runDirectory: string): { config: VerlConfig; sha256: string 
 }
 
 /** The launch command; `python` is the probed interpreter's own path, which replaces the config's name for it. */
-export function launchCommand(runDirectory: string, config: VerlConfig, python?: string): string {
+export function launchCommand(
+  runDirectory: string,
+  config: Pick<VerlConfig, 'entry_point' | 'overrides' | 'environment'>,
+  python?: string,
+): string {
   const [configured, ...rest] = config.entry_point
   return [
     `cd ${shellWord(runDirectory)} &&`,
@@ -91,7 +98,9 @@ export function launchCommand(runDirectory: string, config: VerlConfig, python?:
 
 export async function runVerlPreflight(options: VerlPreflightOptions): Promise<LaunchManifest> {
   const runDirectory = resolve(options.runDirectory)
-  const { config, sha256 } = readConfig(runDirectory)
+  const read = readConfig(runDirectory)
+  if ('arena' in read) return runArenaPreflight(options, read.arena, read.bytes)
+  const { config, sha256 } = read
   const list = options.patchList === undefined ? null : loadVerlPatchList(options.patchList)
   const checks: CheckResult[] = [
     runDirectoryCheck(runDirectory, config),

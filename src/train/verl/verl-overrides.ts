@@ -180,7 +180,7 @@ export function verlEntryPoint(settings: VerlRunSettings): string[] {
  * agent-loop machinery that runner loads, vLLM, and our own tools and agent loop. (`use_v1=True` would
  * add `transfer_queue`, in VeRL's requirements.txt but not in its setup.py.)
  */
-export function verlEntryImports(settings: VerlRunSettings): string[] {
+export function verlEntryImports(settings: VerlRunSettings, agentLoop = 'releaseops_verl.agent_loop'): string[] {
   return settings.kind === 'sft'
     ? ['verl.trainer.sft_trainer', 'releaseops_verl.verl_sft_dataset']
     : [
@@ -189,8 +189,8 @@ export function verlEntryImports(settings: VerlRunSettings): string[] {
         'verl.workers.engine_workers',
         'verl.experimental.agent_loop',
         'vllm',
-        'releaseops_verl.verl_function_tools',
-        'releaseops_verl.agent_loop',
+        ...(agentLoop === 'releaseops_verl.agent_loop' ? ['releaseops_verl.verl_function_tools'] : []),
+        agentLoop,
       ]
 }
 
