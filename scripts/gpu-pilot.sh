@@ -12,7 +12,7 @@
 # INCONCLUSIVE. Exit 0 with either verdict; non-zero when a stage fails.
 #
 # Settings (environment): ENV_ID (releaseops-v3), ROWS (32), SAMPLES (4), SEED (1234), STEPS (20),
-# MAX_TURNS (4), MAX_NEW_TOKENS (256), LEARNING_RATE (1e-5), NUM_GENERATIONS (8), MAX_TOOL_ROUNDS (4),
+# MAX_TURNS (4), MAX_NEW_TOKENS (256), BATCH_SIZE (64 episodes generated together), LEARNING_RATE (1e-5), NUM_GENERATIONS (8), MAX_TOOL_ROUNDS (4),
 # MAX_COMPLETION_LENGTH (the measured recommendation), USE_VLLM (colocate; none on a CPU),
 # VLLM_GPU_MEMORY_UTILIZATION (0.3), EXTRA_TRAIN_FLAGS (more train_grpo.py flags, e.g. "--lora-r 16"),
 # OUT (outputs/gpu-pilot), PYTHON (RELEASEOPS_TRAIN_PYTHON or .venv-rl/bin/python), RELEASEOPS (the CLI).
@@ -28,6 +28,7 @@ seed=${SEED:-1234}
 steps=${STEPS:-20}
 max_turns=${MAX_TURNS:-4}
 max_new_tokens=${MAX_NEW_TOKENS:-256}
+batch_size=${BATCH_SIZE:-64}
 learning_rate=${LEARNING_RATE:-1e-5}
 generations=${NUM_GENERATIONS:-8}
 tool_rounds=${MAX_TOOL_ROUNDS:-4}
@@ -70,17 +71,18 @@ finish "env server"
 
 begin "budget"
 case $model in *[Qq]wen3.5* | *[Qq]wen3_5* | *[Qq]wen3-5*) family=qwen3.5 ;; *) family=qwen3 ;; esac
-budget_json=$($RELEASEOPS train budget --env "$env_id" --format "$family" --tool-rounds "$tool_rounds" --json)
-recommended=$(printf '%s' "$budget_json" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["recommended"])')
-max_completion_length=${MAX_COMPLETION_LENGTH:-$recommended}
-$RELEASEOPS train budget --env "$env_id" --format "$family" --tool-rounds "$tool_rounds" --max-completion-length "$max_completion_length"
+check=()
+[ -n "${MAX_COMPLETION_LENGTH:-}" ] && check=(--max-completion-length "$MAX_COMPLETION_LENGTH")
+$RELEASEOPS train budget --env "$env_id" --format "$family" --tool-rounds "$tool_rounds" "${check[@]}" | tee "$out/budget.txt"
+max_completion_length=${MAX_COMPLETION_LENGTH:-$(sed -n 's/.*presets use \([0-9]*\)$/\1/p' "$out/budget.txt")}
+[ -n "$max_completion_length" ] || { echo "gpu-pilot: no budget measured; see $out/budget.txt" >&2; exit 3; }
 finish "budget"
 
 case $python in /*) ;; *) python=$PWD/$python ;; esac
 probe() { # LABEL MODEL OUT: one model's episodes on the eval rows, scored by the env
   (cd python && "$python" -m releaseops_train.probe --rows "$out/eval-rows.jsonl" --env-url "$url" --env-id "$env_id" \
     --count "$rows" --samples-per-row "$samples" --seed "$seed" --max-turns "$max_turns" --max-new-tokens "$max_new_tokens" \
-    --temperature 1.0 --model "$1=$2" --out "$3")
+    --batch-size "$batch_size" --temperature 1.0 --model "$1=$2" --out "$3")
 }
 
 begin "pre-eval"

@@ -80,32 +80,15 @@ describe('measureCompletionBudget', () => {
 
 describe('the budget refuses a run that would cut episodes short', () => {
   it('`releaseops train budget` prints p50/p99/max per policy and exits 2 with a coded error below the minimum', async () => {
-    const ok = await runCliInProcess(['train', 'budget', '--env', envId, '--rows', '8', '--json'])
+    const budgetCli = (...args: string[]) => runCliInProcess(['train', 'budget', '--env', envId, '--rows', '8', ...args])
+    const ok = await budgetCli('--json')
     expect(ok.status, ok.stderr).toBe(0)
     const budget = JSON.parse(ok.stdout)
-    const low = await runCliInProcess([
-      'train',
-      'budget',
-      '--env',
-      envId,
-      '--rows',
-      '8',
-      '--max-completion-length',
-      String(budget.minimum - 1),
-    ])
+    const low = await budgetCli('--max-completion-length', String(budget.minimum - 1))
     expect(low.status).toBe(2)
     expect(low.stdout).toMatch(/^policy\s+episodes\s+p50\s+p99\s+max/)
     expect(low.stderr).toContain('error[completion_budget_too_small] (max_completion_length)')
-    const enough = await runCliInProcess([
-      'train',
-      'budget',
-      '--env',
-      envId,
-      '--rows',
-      '8',
-      '--max-completion-length',
-      String(budget.minimum),
-    ])
+    const enough = await budgetCli('--max-completion-length', String(budget.minimum))
     expect(enough.status, enough.stderr).toBe(0)
   })
 

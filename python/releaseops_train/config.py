@@ -28,7 +28,7 @@ DEFAULTS = {
     "gradient_accumulation_steps": 4,
     "num_generations": 4,
     # Above the measured need of releaseops-v3 and -v2 with Qwen3's template (`releaseops train budget`:
-    # the ladder's calls and replies at p99 plus room for the model's text; v2 3,910, v3 3,487 tokens).
+    # the ladder's calls and replies at p99 plus room for the model's text; v2 4,024, v3 3,540 tokens).
     "max_completion_length": 4096,
     "max_tool_calling_iterations": None,
     "logging_steps": 5,

@@ -45,62 +45,73 @@ def trl_prompt(row: Dict[str, Any], observation: str) -> List[Dict[str, str]]:
     return prompt
 
 
-def _generate(model, tokenizer, ids: List[int], count: int, settings: Dict[str, Any]) -> List[str]:
+def _generate(model, tokenizer, prompts: List[List[int]], settings: Dict[str, Any]) -> List[str]:
+    """One sampled completion per prompt, left-padded into one batch (one row's samples share a prompt: no padding)."""
     import torch
 
+    width = max(len(ids) for ids in prompts)
+    pad = tokenizer.pad_token_id
+    input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for ids in prompts], device=model.device)
+    mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in prompts], dtype=torch.long, device=model.device)
     with torch.no_grad():
         output = model.generate(
-            torch.tensor([ids], device=model.device),
-            attention_mask=torch.ones(1, len(ids), dtype=torch.long, device=model.device),
+            input_ids,
+            attention_mask=mask,
             max_new_tokens=settings["max_new_tokens"],
             do_sample=True,
             temperature=settings["temperature"],
             top_p=1.0,
-            num_return_sequences=count,
-            pad_token_id=tokenizer.pad_token_id,
+            pad_token_id=pad,
         )
-    return [tokenizer.decode(sequence[len(ids) :], skip_special_tokens=False) for sequence in output]
+    return [tokenizer.decode(sequence[width:], skip_special_tokens=False) for sequence in output]
 
 
-def play_sample(env, model, tokenizer, tools, names, row, prompt, first_text, settings) -> Dict[str, Any]:
-    """One episode from a fresh reset: the first completion given, later turns generated, up to ``max_turns``
-    calls. The reward is the env's cumulative reward when the model stops (no call, the episode's end, or
-    the turn cap), exactly what GRPO's reward function reads: an unfinished v3 episode keeps the −0.6 a
-    reset starts with."""
-    reset = {key: value for key, value in row.items() if key != "prompt"}
-    env.reset(**reset)
-    start_reward = env.reward
-    messages = [dict(message) for message in prompt]
-    text = first_text
-    first = None
-    calls = accepted = 0
-    for turn in range(settings["max_turns"]):
+class Episode:
+    """One sample: its own server session from a fresh reset, played call by call up to ``max_turns``. Its
+    reward is the env's cumulative reward when the model stops (no call, the episode's end, or the turn
+    cap), exactly what GRPO's reward function reads: an unfinished v3 episode keeps the −0.6 a reset gives."""
+
+    def __init__(self, index: int, row: Dict[str, Any], settings: Dict[str, Any]):
+        self.row = index
+        self.env = ReleaseOpsEnv(base_url=settings["env_url"], env_id=settings["env_id"], token=os.environ.get("RELEASEOPS_TOKEN") or None)
+        observation = self.env.reset(**{key: value for key, value in row.items() if key != "prompt"})
+        self.start_reward = self.env.reward
+        self.messages = trl_prompt(row, observation)
+        self.first = None
+        self.calls = self.accepted_calls = 0
+        self.open = True
+
+    def prompt_ids(self, tokenizer, tools) -> List[int]:
+        return tokenizer.apply_chat_template(self.messages, tools=list(tools), add_generation_prompt=True, tokenize=True, return_dict=False, **THINKING)
+
+    def play(self, text: str, names: List[str], last_turn: bool) -> None:
         call = parse_tool_call(text, names)
         if call is None:
-            break
-        env._step(call["name"], dict(call["arguments"]))
-        ok = env.last_reply.get("error") is None
-        calls += 1
-        accepted += int(ok)
-        if first is None:
-            first = {"tool": call["name"], "accepted": ok}
-        if env.done or turn + 1 >= settings["max_turns"]:
-            break
-        messages += [
+            self.open = False
+            return
+        self.env._step(call["name"], dict(call["arguments"]))
+        ok = self.env.last_reply.get("error") is None
+        self.calls += 1
+        self.accepted_calls += int(ok)
+        if self.first is None:
+            self.first = {"tool": call["name"], "accepted": ok}
+        self.open = not (self.env.done or last_turn)
+        self.messages += [
             {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}]},
-            {"role": "tool", "name": call["name"], "content": str(env.last_reply.get("text", ""))},
+            {"role": "tool", "name": call["name"], "content": str(self.env.last_reply.get("text", ""))},
         ]
-        ids = tokenizer.apply_chat_template(messages, tools=list(tools), add_generation_prompt=True, tokenize=True, return_dict=False, **THINKING)
-        text = _generate(model, tokenizer, ids, 1, settings)[0]
-    return {
-        "tool": first["tool"] if first else None,
-        "accepted": bool(first and first["accepted"]),
-        "reward": round(env.reward, 6),
-        "start_reward": round(start_reward, 6),
-        "calls": calls,
-        "accepted_calls": accepted,
-        "done": env.done,
-    }
+
+    def result(self) -> Dict[str, Any]:
+        return {
+            "row": self.row,
+            "tool": self.first["tool"] if self.first else None,
+            "accepted": bool(self.first and self.first["accepted"]),
+            "reward": round(self.env.reward, 6),
+            "start_reward": round(self.start_reward, 6),
+            "calls": self.calls,
+            "accepted_calls": self.accepted_calls,
+            "done": self.env.done,
+        }
 
 
 def probe_model(model_dir: str, rows: List[Dict[str, Any]], settings: Dict[str, Any]) -> Dict[str, Any]:
@@ -113,15 +124,15 @@ def probe_model(model_dir: str, rows: List[Dict[str, Any]], settings: Dict[str, 
     tools = env_tools()
     names = [tool.__name__ for tool in tools]
     torch.manual_seed(settings["seed"])
-    env = ReleaseOpsEnv(base_url=settings["env_url"], env_id=settings["env_id"], token=os.environ.get("RELEASEOPS_TOKEN") or None)
-    per_sample: List[Dict[str, Any]] = []
-    for index, row in enumerate(rows):
-        reset = {key: value for key, value in row.items() if key != "prompt"}
-        prompt = trl_prompt(row, env.reset(**reset))
-        ids = tokenizer.apply_chat_template(prompt, tools=list(tools), add_generation_prompt=True, tokenize=True, return_dict=False, **THINKING)
-        for text in _generate(model, tokenizer, ids, settings["samples_per_row"], settings):
-            per_sample.append(dict(play_sample(env, model, tokenizer, tools, names, row, prompt, text, settings), row=index))
-    return summarize(model_dir, per_sample)
+    episodes = [Episode(index, row, settings) for index, row in enumerate(rows) for _ in range(settings["samples_per_row"])]
+    batch = settings.get("batch_size") or settings["samples_per_row"]
+    for turn in range(settings["max_turns"]):
+        active = [episode for episode in episodes if episode.open]
+        for start in range(0, len(active), batch):
+            chunk = active[start : start + batch]
+            for episode, text in zip(chunk, _generate(model, tokenizer, [episode.prompt_ids(tokenizer, tools) for episode in chunk], settings)):
+                episode.play(text, names, turn + 1 >= settings["max_turns"])
+    return summarize(model_dir, [episode.result() for episode in episodes])
 
 
 def summarize(model_dir: str, per_sample: List[Dict[str, Any]]) -> Dict[str, Any]:
@@ -158,6 +169,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--max-turns", type=int, default=1, help="tool calls played per episode (1: the first call only)")
     parser.add_argument("--device", default="auto", help="auto: cuda when available (bf16), else cpu")
+    parser.add_argument("--batch-size", type=int, help="completions generated together (default: samples per row; a GPU takes 64+)")
     args = parser.parse_args(argv)
     models = []
     for item in args.model:
@@ -175,6 +187,7 @@ def main(argv=None) -> int:
         "seed": args.seed,
         "max_turns": args.max_turns,
         "device": args.device,
+        "batch_size": args.batch_size,
     }
     rows = load_rows(args.rows, args.count)
     report = {"settings": settings, "models": {}}

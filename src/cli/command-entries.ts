@@ -71,7 +71,7 @@ export const commandEntries: readonly CommandEntry[] = [
   },
   {
     name: 'train',
-    description: 'Training helpers: warm-up trajectories, the end-to-end training smoke.',
+    description: 'Training helpers: warm-up trajectories, the end-to-end training smoke, completion budgets.',
     term: 'train',
     load: async () => (await import('./commands/train-command.js')).registerTrainCommand,
   },

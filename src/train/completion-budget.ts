@@ -82,6 +82,9 @@ function callsAndReplies(
   return { prompt, turns }
 }
 
+/** One piece cache per process: replies and prompts repeat across policies, families and runs. */
+let sharedCounter: Promise<SegmentTokenCounter> | undefined
+
 const emptyThink = '<think>\n\n</think>\n\n'
 const assistantHeader = '<|im_start|>assistant\n'
 
@@ -98,9 +101,10 @@ function completionTokens(
   turns: ChatMessage[],
   tools: Parameters<ReturnType<typeof chatFormat>['render']>[0]['tools'],
 ): number {
-  const render = (messages: ChatMessage[]) =>
-    format.render({ messages, tools, addGenerationPrompt: false, enableThinking: false })
-  const pieces = turnPieces(render([...prompt, ...turns])).slice(turnPieces(render(prompt)).length)
+  const text = format.render({ messages: [...prompt, ...turns], tools, addGenerationPrompt: false, enableThinking: false })
+  const all = turnPieces(text)
+  const first = all.findIndex((piece) => piece.startsWith(assistantHeader))
+  const pieces = first === -1 ? [] : all.slice(first)
   let tokens = -counter.count(assistantHeader + emptyThink)
   for (const piece of pieces) {
     tokens += counter.count(piece)
@@ -125,7 +129,8 @@ export async function measureCompletionBudget(options: {
   }
   const rows = dataset.rows(split).slice(0, options.rows ?? 64)
   const format = chatFormat(options.format)
-  const counter = new SegmentTokenCounter(await qwen3TokenCounter())
+  sharedCounter ??= qwen3TokenCounter().then((tokenizer) => new SegmentTokenCounter(tokenizer))
+  const counter = await sharedCounter
   const toolRounds = options.toolRounds ?? null
   const policies: PolicyBudget[] = []
   for (const policy of options.policies.names(options.envId)) {
