@@ -110,12 +110,14 @@ describe('the runbook, verbatim, on a catalogue as sent (retail domain)', () => 
     expect(report.skipped_sheets.map((sheet: { sheet: string }) => sheet.sheet)).toEqual(['填写说明'])
     expect([report.records, report.subtotal_rows]).toEqual([fixture.fields, 9])
     const records = json(join(run, 'processed', dataset, 'all.json')) as {
-      metadata: { table_name: string; field_description: string }
+      metadata: { table_name: string; field_description: string; sample_values: string }
       data_level: string
     }[]
     // Merged 表名 cells fill every row of their table; the formula's cached value is the text.
     expect(records.every((record) => record.metadata.table_name !== '')).toBe(true)
     expect(records.filter((record) => record.metadata.field_description === '编号（主键）').length).toBe(9)
+    // The mapped 样例值 column is free metadata; its date cells read as ISO dates, never serials.
+    expect(records.filter((record) => record.metadata.sample_values === '2024-03-01').length).toBe(9)
     expect(new Set(records.map((record) => record.data_level))).toEqual(new Set(['', 'L2', 'L3', 'L4']))
   })
 
