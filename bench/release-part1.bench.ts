@@ -1,7 +1,7 @@
 /**
  * Part-1 release line on a 100,000-row workbook, written to bench/results/release-part1.json.
  *
- * - `read`: merely reading the workbook with the same reader (ExcelJS streaming, every row's cells);
+ * - `read`: merely reading the workbook with the same reader (ours, streaming: every row's cells);
  * - `line`: `release pipeline` without its validation: preprocess → canonical build → audit → quarantine →
  *   split → audit → legacy SFT export, in one process (records stay in memory, every artifact is written);
  * - `stages`: each stage as its own command would run it (its own process, reading the previous files).

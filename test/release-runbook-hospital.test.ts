@@ -5,14 +5,12 @@
  * of tables, unlabeled rows and a placeholder label). Every command exits 0, and every labelled record is
  * in a split or counted under a named reason.
  */
-import { createHash } from 'node:crypto'
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { temporaryDirectory } from './support/release-fixture.js'
-import type { CliResult } from './support/run-cli.js'
 import { runCliInProcess } from './support/run-cli-in-process.js'
-import { runbookCommands } from './support/runbook-commands.js'
+import { type RunbookResult, runRunbook } from './support/run-runbook.js'
 
 const fixture = resolve(import.meta.dirname, 'fixtures/hospital')
 const dataset = 'hospital_demo'
@@ -39,25 +37,10 @@ const lines = (path: string) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line.replace(/,$/, '')))
 
-const results: { command: string; result: CliResult }[] = []
+const results: RunbookResult[] = []
 
 beforeAll(async () => {
-  for (const part of ['audits', 'metrics', 'releases']) mkdirSync(join(run, part), { recursive: true })
-  for (const { section, args } of runbookCommands(variables)) {
-    if (section === '4' && args[1] === 'mixture' && !results.some(({ command }) => command === 'manifest')) {
-      // §4: `cp "$GRADING_CONFIG" "$RUN/grading.json"`, then the one-entry manifest of its sha256.
-      copyFileSync(variables.GRADING_CONFIG, join(run, 'grading.json'))
-      const sha256 = createHash('sha256')
-        .update(readFileSync(join(run, 'grading.json')))
-        .digest('hex')
-      writeFileSync(
-        join(run, 'grading-manifest.json'),
-        `${JSON.stringify({ datasets: { [dataset]: { path: 'grading.json', sha256 } } }, null, 2)}\n`,
-      )
-      results.push({ command: 'manifest', result: { status: 0, stdout: '', stderr: '' } })
-    }
-    results.push({ command: args.slice(0, 3).join(' '), result: await runCliInProcess(args) })
-  }
+  results.push(...(await runRunbook(variables)))
 }, 120_000)
 
 describe('the runbook, verbatim, on the hospital domain', () => {

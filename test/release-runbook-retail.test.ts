@@ -5,15 +5,12 @@
  * labels, an inner space in a leaf, a formula and a date cell) and standards workbooks with title rows and
  * footnotes. `release standards build`, then the runbook's sections 1–5 verbatim, with no hand edit.
  */
-import { createHash } from 'node:crypto'
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { retailDataset as dataset, type RetailFixture, writeRetailFixture } from './fixtures/retail/write-retail-fixture.js'
 import { temporaryDirectory } from './support/release-fixture.js'
-import type { CliResult } from './support/run-cli.js'
-import { runCliInProcess } from './support/run-cli-in-process.js'
-import { runbookCommands } from './support/runbook-commands.js'
+import { type RunbookResult, runRunbook } from './support/run-runbook.js'
 
 const root = temporaryDirectory('retail-runbook')
 const fixtureDir = join(root, 'fixture')
@@ -34,41 +31,15 @@ const variables = {
   TRAJECTORY_RELEASE: join(run, 'releases/sft-trajectory', dataset),
 }
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
-const results: { command: string; result: CliResult }[] = []
+const results: RunbookResult[] = []
 let fixture: RetailFixture
 
 beforeAll(async () => {
   fixture = await writeRetailFixture(fixtureDir)
-  for (const part of ['audits', 'metrics', 'releases']) mkdirSync(join(run, part), { recursive: true })
   // The new user's first step: the JSON standards from the standards body's workbooks.
-  const standards = [
-    'release',
-    'standards',
-    'build',
-    '--dataset',
-    dataset,
-    '--classification',
-    fixture.classificationWorkbook,
-    '--grading',
-    fixture.gradingWorkbook,
-    '--out-dir',
-    fixtureDir,
-  ]
-  results.push({ command: 'release standards build', result: await runCliInProcess(standards) })
-  for (const { section, args } of runbookCommands(variables)) {
-    if (section === '4' && args[1] === 'mixture' && !results.some(({ command }) => command === 'manifest')) {
-      copyFileSync(variables.GRADING_CONFIG, join(run, 'grading.json'))
-      const sha256 = createHash('sha256')
-        .update(readFileSync(join(run, 'grading.json')))
-        .digest('hex')
-      writeFileSync(
-        join(run, 'grading-manifest.json'),
-        `${JSON.stringify({ datasets: { [dataset]: { path: 'grading.json', sha256 } } }, null, 2)}\n`,
-      )
-      results.push({ command: 'manifest', result: { status: 0, stdout: '', stderr: '' } })
-    }
-    results.push({ command: args.slice(0, 3).join(' '), result: await runCliInProcess(args) })
-  }
+  const standards = ['release', 'standards', 'build', '--dataset', dataset, '--classification', fixture.classificationWorkbook]
+  standards.push('--grading', fixture.gradingWorkbook, '--out-dir', fixtureDir)
+  results.push(...(await runRunbook(variables, [standards])))
 }, 180_000)
 
 describe('the runbook, verbatim, on a catalogue as sent (retail domain)', () => {
@@ -110,12 +81,14 @@ describe('the runbook, verbatim, on a catalogue as sent (retail domain)', () => 
     expect(report.skipped_sheets.map((sheet: { sheet: string }) => sheet.sheet)).toEqual(['填写说明'])
     expect([report.records, report.subtotal_rows]).toEqual([fixture.fields, 9])
     const records = json(join(run, 'processed', dataset, 'all.json')) as {
-      metadata: { table_name: string; field_description: string }
+      metadata: { table_name: string; field_description: string; sample_values: string }
       data_level: string
     }[]
     // Merged 表名 cells fill every row of their table; the formula's cached value is the text.
     expect(records.every((record) => record.metadata.table_name !== '')).toBe(true)
     expect(records.filter((record) => record.metadata.field_description === '编号（主键）').length).toBe(9)
+    // The mapped 样例值 column is free metadata; its date cells read as ISO dates, never serials.
+    expect(records.filter((record) => record.metadata.sample_values === '2024-03-01').length).toBe(9)
     expect(new Set(records.map((record) => record.data_level))).toEqual(new Set(['', 'L2', 'L3', 'L4']))
   })
 

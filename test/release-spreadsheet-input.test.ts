@@ -116,6 +116,6 @@ describe('one catalogue, three encodings of it', () => {
     }
     expect(outputs[0]).toEqual(outputs[2])
     expect(outputs[1]).toEqual(outputs[2])
-    expect((outputs[2]?.[0] as { metadata: { field_name: string } }).metadata.field_name).toBe('手机号')
+    expect(outputs[2]).toMatchObject([{ metadata: { field_name: '手机号', table_name: '客户表' } }])
   })
 })

@@ -52,6 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)
       const issues = (error.details?.issues ?? []) as { path: string; message: string }[]
       for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
+      if (issues.length > 20)
+        process.stderr.write(`  … and ${issues.length - 20} more (every issue is in the failed-audit file)\n`)
       return 2
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)

@@ -73,6 +73,12 @@ export function registerReleasePreprocessCommand(release: Command): void {
           onProgress: (rows) => progress.update(rows, rows),
         })
         printSummary(report)
+        const missing = report.labelled_without_level
+        if (missing.count > 0)
+          process.stderr.write(
+            `note[labelled_without_level] ${missing.count} labelled row(s) have no data level, first ${missing.rows.slice(0, 5).join(', ')}\n`,
+          )
+        for (const sheet of report.skipped_sheets) process.stderr.write(`note[skipped_sheet] ${sheet.sheet}: ${sheet.reason}\n`)
       } finally {
         progress.stop()
       }

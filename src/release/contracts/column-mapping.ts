@@ -19,6 +19,8 @@ export const standardFields = [
   'level_3',
   'level_4',
   'data_level',
+  // Free metadata: kept in the record's metadata, shown to the agent when the task's metadata_fields name it.
+  'sample_values',
 ] as const
 export type StandardField = (typeof standardFields)[number]
 

@@ -76,8 +76,8 @@ export interface PreprocessReport {
 /** Text of a subtotal or total row (in any cell of a row without a field name). */
 const subtotal = /^(小计|合计|总计|共计|subtotal|sub-total|total)\b|^(小计|合计|总计|共计)/i
 
-/** Issues beyond this many are counted, not listed. */
-const maxIssues = 500
+/** Issues beyond this many are counted, not listed (the failed-audit file gets every listed one). */
+const maxIssues = 10_000
 
 export class RowPreprocessor {
   readonly issues: InputIssue[] = []
@@ -275,6 +275,8 @@ export class RowPreprocessor {
       field_description: value('field_description'),
       field_type: normalizeType(value('field_type')),
       value: '',
+      // Only when mapped, so records of mappings without it keep their bytes.
+      ...(this.columns.has('sample_values') ? { sample_values: value('sample_values') } : {}),
     }
     // The id is a hash of the cleaned database, table and field names (which cleaning leaves unchanged),
     // so equal ids are equal identities: it keys the duplicate check without a second identity string.
