@@ -99,4 +99,11 @@ line=$(PYTHONPATH=$deps "$python" "$root/scripts/acceptance/verl_arena_loop.py" 
   "http://127.0.0.1:$mock_port/v1" "$work/arena-eval.jsonl" "$episodes" "$work/run-grading-rloo" 2>"$work/arena.log" | tee "$work/arena.txt" | tail -1) || status=1
 echo "$line"
 [[ $line == *": PASS "* ]] || status=1
+
+# --- kl_reference: sft: the adapter fold on a tiny random Qwen3 (peft from the local index, no deps) ---
+PYTHONPATH=$deps "$python" -c 'import peft' 2>/dev/null ||
+  "$python" -m pip install --quiet --retries 0 --target "$deps" --no-deps peft >/dev/null 2>&1
+line=$(PYTHONPATH=$deps:$root/python "$python" "$root/scripts/acceptance/verl_fold_check.py" "$work/fold" 2>"$work/fold.log" | tail -1) || status=1
+echo "$line"
+[[ $line == *": PASS "* ]] || status=1
 exit $status

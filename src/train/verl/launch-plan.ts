@@ -53,9 +53,12 @@ export function gateScript(runDirectory: string, config: VerlConfig, python: str
     '#   RL_RELEASE=<rl-cascade release> GRADING_MANIFEST=<its grading manifest> sh gate.sh',
     '# Optional: VLLM_PORT (8000), VLLM_WAIT_S (900), RELEASEOPS (releaseops), GATE_SAMPLES (4).',
     'set -u',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own shell parameter expansions
     ': "${RL_RELEASE:?set RL_RELEASE to the rl-cascade release the RLOO run will train on}"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own shell parameter expansions
     ': "${GRADING_MANIFEST:?set GRADING_MANIFEST to the grading manifest the release was built with}"',
     `run=${shellWord(runDirectory)}`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own shell parameter expansions
     'port=${VLLM_PORT:-8000}',
     // The gate serves what the RLOO run starts from: the base with the adapter, or the folded weights.
     settings.kl_reference === 'sft'
@@ -70,9 +73,11 @@ export function gateScript(runDirectory: string, config: VerlConfig, python: str
     `until ${shellWord(python)} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)' "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1; do`,
     '  kill -0 "$server" 2>/dev/null || { echo "vllm serve exited before serving (see $run/gate-vllm.log)" >&2; exit 3; }',
     '  waited=$((waited + 1))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own shell parameter expansions
     '  [ "$waited" -lt "${VLLM_WAIT_S:-900}" ] || { echo "vllm serve did not answer /v1/models in ${VLLM_WAIT_S:-900} s" >&2; exit 3; }',
     '  sleep 1',
     'done',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own shell parameter expansions
     '${RELEASEOPS:-releaseops} gate rollout --release "$RL_RELEASE" --split val \\',
     `  --registry ${task('registry.json')} --corpus ${task('corpus.json')} \\`,
     ...(readsTaskConfig(config) ? [`  --task-config ${task('task_config.json')} \\`] : []),
