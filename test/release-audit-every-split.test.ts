@@ -5,24 +5,17 @@
  * and spreadsheet row.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { hospitalDataset, hospitalRunbookVariables } from './support/hospital-runbook.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import type { CliResult } from './support/run-cli.js'
 import { runCliInProcess } from './support/run-cli-in-process.js'
 import { runbookCommands } from './support/runbook-commands.js'
 
-const fixture = resolve(import.meta.dirname, 'fixtures/hospital')
-const dataset = 'hospital_demo'
+const dataset = hospitalDataset
 const run = join(temporaryDirectory('audit-every-split'), 'run')
-const variables = {
-  DATASET: dataset,
-  RUN: run,
-  RAW: join(fixture, 'raw'),
-  ASSETS: join(fixture, 'assets'),
-  STANDARDS: join(fixture, 'standards'),
-  CFG: join(fixture, 'config'),
-}
+const variables = hospitalRunbookVariables(run)
 const canonicalPath = join(run, 'canonical', dataset, 'all.json')
 const reportPath = join(run, 'audits', `${dataset}.prompt.json`)
 
@@ -36,16 +29,7 @@ interface Row {
 }
 
 // Section 1 of the runbook, verbatim: preprocess, canonical build, split, audit --split train.
-const [preprocess, build, split, audit] = runbookCommands({
-  ...variables,
-  CANONICAL: '',
-  REGISTRY: '',
-  CORPUS: '',
-  TASK_CONFIG: '',
-  GRADING_CONFIG: '',
-  THINK_COLLECT: '',
-  TRAJECTORY_RELEASE: '',
-})
+const [preprocess, build, split, audit] = runbookCommands(variables)
   .filter(({ section }) => section === '1')
   .map(({ args }) => args)
 let passing: CliResult

@@ -6,30 +6,16 @@
  * in a split or counted under a named reason.
  */
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { hospitalDataset, hospitalRunbookVariables } from './support/hospital-runbook.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { runCliInProcess } from './support/run-cli-in-process.js'
 import { type RunbookResult, runRunbook } from './support/run-runbook.js'
 
-const fixture = resolve(import.meta.dirname, 'fixtures/hospital')
-const dataset = 'hospital_demo'
+const dataset = hospitalDataset
 const run = join(temporaryDirectory('runbook'), 'run')
-const variables = {
-  DATASET: dataset,
-  RUN: run,
-  RAW: join(fixture, 'raw'),
-  ASSETS: join(fixture, 'assets'),
-  STANDARDS: join(fixture, 'standards'),
-  CFG: join(fixture, 'config'),
-  CANONICAL: join(run, 'canonical', dataset, 'all.json'),
-  REGISTRY: join(fixture, 'assets/registries', `${dataset}.registry.json`),
-  CORPUS: join(fixture, 'assets/corpora', `${dataset}.corpus.json`),
-  TASK_CONFIG: join(fixture, 'config', `${dataset}.task.json`),
-  GRADING_CONFIG: join(fixture, 'standards', `${dataset}.grading.json`),
-  THINK_COLLECT: join(run, 'trajectory/think-collect'),
-  TRAJECTORY_RELEASE: join(run, 'releases/sft-trajectory', dataset),
-}
+const variables = hospitalRunbookVariables(run)
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 const lines = (path: string) =>
   readFileSync(path, 'utf8')
