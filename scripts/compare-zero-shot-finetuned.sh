@@ -7,7 +7,8 @@
 # Each model is served behind an OpenAI-compatible endpoint with vLLM (`vllm serve`, one after the other
 # on the same GPU) unless ZERO_SHOT_URL / FINE_TUNED_URL name endpoints already serving them
 # (e.g. http://127.0.0.1:8001/v1; the model arguments are then the names they serve). Rows: the first ROWS (default 50) of the env's eval split.
-# Settings: ENV_ID (releaseops-v2), OUT (outputs/compare), PORT (8011), CONCURRENCY (8), MAX_TOKENS (1024),
+# vLLM comes from python/requirements-vllm.txt (`bash scripts/setup-rl-python.sh --gpu --vllm`).
+# Settings: ENV_ID (releaseops-v3), OUT (outputs/compare), PORT (8011), CONCURRENCY (8), MAX_TOKENS (1024),
 # RELEASEOPS (the CLI: `node bin/releaseops.js`, or `node --import tsx src/cli/run.ts` in a checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 zero_shot=$1
 fine_tuned=$2
 rows=${3:-50}
-env_id=${ENV_ID:-releaseops-v2}
+env_id=${ENV_ID:-releaseops-v3}
 out=${OUT:-outputs/compare}
 port=${PORT:-8011}
 if [ -z "${RELEASEOPS:-}" ]; then

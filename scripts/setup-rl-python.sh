@@ -49,7 +49,7 @@ installed() {
 import sys
 from importlib.metadata import version
 ok = version("trl") == sys.argv[1] and version("torch").startswith(sys.argv[2] + "+cpu")
-for name in ("transformers", "datasets", "accelerate"):
+for name in ("transformers", "datasets", "accelerate", "peft"):
     version(name)
 sys.exit(0 if ok else 1)
 PY
@@ -91,7 +91,7 @@ pip_log=$(mktemp)
 trap 'rm -f "$pip_log"' EXIT
 # pip's output goes to a file (it warns once per package a local index lacks) and is shown on failure only.
 if ! "$venv/bin/pip" install --disable-pip-version-check "${index_args[@]}" \
-  "$wheel" "trl==$trl_version" "transformers>=5.2,<6" datasets accelerate >"$pip_log" 2>&1; then
+  "$wheel" "trl==$trl_version" "transformers>=5.2,<6" "datasets>=4.7" accelerate "peft>=0.15" >"$pip_log" 2>&1; then
   tail -n 40 "$pip_log" >&2
   fail "pip could not install the RL stack from ${indexes[*]} (is trl $trl_version in the local index?)."
 fi

@@ -18,7 +18,6 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { defaultEnvId } from '../../envs/index.js'
 import { packageRoot } from '../training-settings.js'
 import { type Learning, runLearningProbe } from './learning-probe.js'
 import { checkSmokeRun, type SmokeCheck } from './smoke-checks.js'
@@ -45,8 +44,12 @@ import {
 } from './smoke-steps.js'
 import { runStopCheck } from './stop-check.js'
 
-/** The env the smoke trains on: the default env. */
-export const smokeEnvId = defaultEnvId
+/**
+ * The env the smoke trains on. Not yet the default env (releaseops-v3): there the 200-step warm-up reaches
+ * a held-out tool-call rate of 0.25–0.38 (bar 0.5); the tiny model writes the `<tool_call>` tag every
+ * time but drops the tool's name in most calls (decision 0050). `--env releaseops-v3` runs it there.
+ */
+export const smokeEnvId = 'releaseops-v2'
 
 export interface SmokeOptions {
   python?: string
