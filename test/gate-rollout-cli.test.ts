@@ -6,6 +6,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -128,12 +130,33 @@ describe('releaseops gate rollout', () => {
     expect(report.rule).toMatchObject({ formal: true, min_denominator: fixture.keys.length, lower: 0.05, upper: 0.3 })
   })
 
-  it('exits 3 when the endpoint cannot be reached, and says so', async () => {
-    const report = join(fixture.root, 'gate-down.json')
-    const run = await cli([...releaseArgs('http://127.0.0.1:9/v1', report), '--timeout', '2'])
-    expect(run.code).toBe(3)
-    expect(run.stderr).toMatch(/infrastructure error \(endpoint_unreachable/)
-    expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ status: 'infrastructure_error', rate: null, passed: false })
+  it('exits 3 when the endpoint fails during the rollouts (it lists models, then answers 503), and says so', async () => {
+    // An endpoint nobody listens on is refused before any rollout (exit 2, test/cli-first-hour-errors);
+    // one that answers /models and then fails is an infrastructure error: a report, no rate, exit 3.
+    const failing = createServer((request, response) => {
+      if (request.method === 'GET' && request.url?.endsWith('/models')) {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-grader', object: 'model' }] }))
+        return
+      }
+      response.writeHead(503, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { message: 'overloaded' } }))
+    })
+    await new Promise<void>((listening) => failing.listen(0, '127.0.0.1', () => listening()))
+    try {
+      const { port } = failing.address() as AddressInfo
+      const report = join(fixture.root, 'gate-down.json')
+      const run = await cli([...releaseArgs(`http://127.0.0.1:${port}/v1`, report), '--timeout', '2', '--retries', '0'])
+      expect(run.code, run.stderr).toBe(3)
+      expect(run.stderr).toMatch(/infrastructure error \(endpoint_status/)
+      expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({
+        status: 'infrastructure_error',
+        rate: null,
+        passed: false,
+      })
+    } finally {
+      await new Promise<void>((closed) => failing.close(() => closed()))
+    }
   })
 
   it('refuses task files the release was not built from', async () => {

@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { packageRoot } from '../training-settings.js'
-import { type Learning, runLearningProbe } from './learning-probe.js'
+import { type Learning, learningCheckName, runLearningProbe } from './learning-probe.js'
 import { checkSmokeRun, type SmokeCheck } from './smoke-checks.js'
 import { parseReply, printCounters, SmokeClient, waitForEnd } from './smoke-client.js'
 import {
@@ -252,7 +252,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
       learning = probe.learning
       checks.push(probe.check)
     } else {
-      checks.push({ name: 'learning: a paired 95% interval above 0', ok: false, detail: 'the run did not succeed' })
+      checks.push({ name: learningCheckName, ok: false, detail: 'the run did not succeed' })
     }
     if (flags.stopCheck) checks.push(...(await timed(timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
   } finally {

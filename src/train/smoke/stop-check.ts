@@ -18,7 +18,8 @@ export async function runStopCheck(options: { client: SmokeClient; env: string }
     num_generations: 2,
     per_device_train_batch_size: 2,
     gradient_accumulation_steps: 1,
-    max_completion_length: 64,
+    // One tool round; max_completion_length left out: the server fills in the measured one-round budget.
+    max_tool_calling_iterations: 1,
     logging_steps: 1,
     max_rows: 64,
   })
