@@ -8,7 +8,13 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { describeGain, learningMetrics, learningVerdict, type ProbeStats, probeReportSchema } from '../../train/learning-verdict.js'
+import {
+  describeGain,
+  learningMetrics,
+  learningVerdict,
+  type ProbeStats,
+  probeReportSchema,
+} from '../../train/learning-verdict.js'
 
 const oneModelSchema = probeReportSchema.shape.models.shape.before
 
