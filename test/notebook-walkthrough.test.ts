@@ -60,7 +60,7 @@ describe('notebooks/walkthrough.ipynb', () => {
     expect(images.length).toBeGreaterThanOrEqual(2)
 
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, { by_split: object }>
-    for (const policy of ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic']) {
+    for (const policy of ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'dissent-first-reader']) {
       expect(Object.keys(summary[policy]?.by_split ?? {}).sort(), policy).toEqual(['eval_seen', 'eval_unseen'])
     }
     expect(text(cells[2] as Cell)).toMatch(/done: True · end: \w+ · total reward -?\d/)
