@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { acquireOutputLock } from '../src/release/io/output-lock.js'
 import { validateTrajectoryRelease } from '../src/release/trajectories/validate-trajectory-release.js'
 import { type TrajectoryFixture, trajectoryFixture } from './release-trajectories-fixture.js'
 import { temporaryDirectory } from './support/release-fixture.js'
@@ -96,7 +97,14 @@ describe('SIGKILL at any moment leaves no release or a complete, valid one', () 
       expect(retry.lines.at(-1)).toBe('done')
       expect(validateTrajectoryRelease({ dir: target, task: fixture.task }).valid).toBe(true)
     }
-    expect(readdirSync(work).filter((name) => name.startsWith(`.release-${runs}.`))).toEqual([])
+    // A kill between the rename and the lock's release leaves the lock of a dead writer beside a complete
+    // release: the next writer of that target takes it over (it is not refused `output_locked`) and clears it.
+    const leftovers = () => readdirSync(work).filter((name) => name.startsWith(`.release-${runs}.`))
+    if (existsSync(target) && leftovers().length > 0) {
+      expect(leftovers()).toEqual([`.release-${runs}.lock`])
+      acquireOutputLock(target).release()
+    }
+    expect(leftovers()).toEqual([])
   })
 
   it('the kills landed in different phases (the test exercised what it claims)', () => {
