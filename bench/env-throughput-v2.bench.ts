@@ -205,7 +205,7 @@ const report = {
     v2_phase_aware_over_python_v1_reference: Number((v2One.episodes_per_s / pythonPhaseAware).toFixed(1)),
   },
   python_v1_reference: {
-    source: 'documented reference (releaseops-original, this machine class)',
+    source: 'original Python env, recorded on this machine class',
     phase_aware_rule_episodes_per_s: pythonPhaseAware,
   },
   peak_rss_mb_max_over_cases: Math.max(...inProcessResults.map((item) => item.peak_rss_mb)),

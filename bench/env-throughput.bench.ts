@@ -115,8 +115,7 @@ function cliEndToEnd() {
 
 function pythonPeer() {
   const original = process.env.RELEASEOPS_ORIGINAL_DIR
-  if (!original)
-    return { source: 'documented reference (releaseops-original, this machine class)', phase_aware_rule_episodes_per_s: 3150 }
+  if (!original) return { source: 'original Python env, recorded on this machine class', phase_aware_rule_episodes_per_s: 3150 }
   const directory = mkdtempSync(join(tmpdir(), 'releaseops-bench-'))
   const file = join(directory, 'eval.jsonl')
   writeFileSync(file, evalRows.map((row) => `${dataset.serializeRow(row)}\n`).join(''))

@@ -1,5 +1,5 @@
 /**
- * The layering of DESIGN.md §1, enforced: imports only point down the stack, and the pure layers
+ * The layering of docs/architecture.md §1, enforced: imports only point down the stack, and the pure layers
  * (core, envs, chat) touch no file system, network, clock, randomness or environment variables.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'

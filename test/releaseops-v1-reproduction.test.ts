@@ -1,6 +1,6 @@
 /**
  * The v1 acceptance bar: the original's four dataset files byte for byte (sha256 of the reference
- * files) and every number of its eval_results.json, plus the figures releaseops-original.md §4/§8 reports.
+ * files) and every number of its eval_results.json, plus the figures docs/original-arena.md §5/§10 reports.
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -16,7 +16,7 @@ import { runEval } from '../src/eval/run-eval.js'
 
 const dataset = envRegistry.get('releaseops-v1').dataset!
 
-/** sha256 of the files in shared/reference/releaseops-original/. */
+/** sha256 of the original's train/eval_seen/eval_unseen/eval.jsonl at `b171e40` (docs/original-arena.md §1). */
 const referenceSha256: Record<string, string> = {
   train: 'bbd173e555a6bcdd5cc78494831ede45ace6ab467c64e2d0078f199514bd54a4',
   eval_seen: 'c476282cc111ca78635bb7891ad7d873f4e2000436617d8d395349f770ff6a0f',
@@ -91,7 +91,7 @@ describe('releaseops-v1 baselines reproduce outputs/eval_results.json', () => {
   }
 })
 
-describe('releaseops-v1 figures from the spec', () => {
+describe('releaseops-v1 figures of docs/original-arena.md', () => {
   it('the duplicate-id train seeds end truncated under the step limit instead of hanging', async () => {
     const rows = dataset.rows('train')
     const records = await runEval({ envId: 'releaseops-v1', rows, policies: ['rule', 'phase-aware-rule'] })
@@ -103,8 +103,8 @@ describe('releaseops-v1 figures from the spec', () => {
     for (const record of records.filter((item) => item.truncated)) expect(record.step_count).toBe(64)
   })
 
-  it('train matches §8.2: naive −0.233/.383 on all rows; rule 0.371/.655 and phase-aware 0.447/.655 without seed 8047', async () => {
-    // Naive never hangs, so the spec's naive figure covers all 120 rows (46/120 = .383).
+  it('train matches §10: naive −0.233/.383 on all rows; rule 0.371/.655 and phase-aware 0.447/.655 without seed 8047', async () => {
+    // Naive never hangs, so the documented naive figure covers all 120 rows (46/120 = .383).
     const all = buildSummary(await runEval({ envId: 'releaseops-v1', rows: dataset.rows('train'), policies: ['naive'] }), [])
     expect([all.naive?.overall.avg_reward, all.naive?.overall.safe_ship_rate]).toEqual([-0.233, 0.383])
     const rows = dataset.rows('train').filter((row) => row.seed !== 8047)
@@ -115,7 +115,7 @@ describe('releaseops-v1 figures from the spec', () => {
     ])
   })
 
-  it('the spec oracle scores 0.856 on eval (41/50 safe), 0.873 seen, 0.83 unseen, 0.799 train, 0.712 without inspecting', () => {
+  it('the documented oracle scores 0.856 on eval (41/50 safe), 0.873 seen, 0.83 unseen, 0.799 train, 0.712 without inspecting', () => {
     // Inspect the violating proposal's first ref, hold, approve the revision; careful_qa_safe ships at once.
     const oracle = (inspect: boolean) =>
       generatorPolicy<ReleaseOpsV1Observation>('spec-oracle', function* ({ env, observation }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { chatFormat, chatFormatIds, isChatFormatId } from './format-registry.js'
 
 describe('format registry', () => {
-  it('lists the format ids of DESIGN.md §2.2, each naming the format registered under it', () => {
+  it('lists the format ids of docs/architecture.md §2.3, each naming the format registered under it', () => {
     expect(chatFormatIds).toEqual(['qwen3', 'qwen3.5', 'qwen3.5-nothink', 'json-tool-calls'])
     for (const id of chatFormatIds) expect(chatFormat(id).id).toBe(id)
   })

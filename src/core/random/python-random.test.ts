@@ -5,7 +5,7 @@ import { PythonRandom } from './python-random.js'
 type Operation = [string, unknown, unknown]
 
 describe('PythonRandom', () => {
-  it('matches the spec test vectors (releaseops-original §14)', () => {
+  it('matches the test vectors of docs/original-arena.md §12', () => {
     const r42 = new PythonRandom(42)
     expect([r42.nextUint32(), r42.nextUint32(), r42.nextUint32()]).toEqual([2746317213, 478163327, 107420369])
     const r0 = new PythonRandom(0)

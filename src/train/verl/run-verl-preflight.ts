@@ -36,7 +36,7 @@ export interface VerlPreflightOptions {
   host: Omit<HostRequirements, 'gpus' | 'needVllm'>
   /** RLOO: the trajectory release the reference was fine-tuned on, whose thinking flag must match. */
   sftRelease?: string
-  /** RLOO: the passed `gate rollout` report of the reference on this release (runbook §6: no gate, no RLOO). */
+  /** RLOO: the passed `gate rollout` report of the reference on this release (no gate, no RLOO: docs/release-runbook.md §6). */
   gateReport?: string
   /** The split the gate must cover (default val) and the fewest episodes it may decide on. */
   gateSplit?: string

@@ -1,6 +1,6 @@
 /**
  * @module envs/releaseops/v1: one episode's mutable state and the original's tool semantics
- * (releaseops-original.md §2): check order, spend rule, discovery bonus, terminal check, phase advance.
+ * (docs/original-arena.md §3): check order, spend rule, discovery bonus, terminal check, phase advance.
  * Rewards are added in the original's order so float sums match it bit for bit.
  */
 

@@ -1,6 +1,6 @@
 /**
  * @module envs/releaseops/v1: the four scenario families. Each block draws from the shared RNG in
- * the original's exact order (releaseops-original.md §6.2); reordering a draw changes every scenario.
+ * the original's exact order (docs/original-arena.md §7); reordering a draw changes every scenario.
  */
 import type { PythonRandom } from '../../../core/random/python-random.js'
 import type { ReleaseFacts } from '../shared/safety-rules.js'

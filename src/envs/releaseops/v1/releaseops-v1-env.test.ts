@@ -33,12 +33,12 @@ function reset(family: FamilyV1, seed: number, difficulty = 'medium') {
 const summary = (proposals: ProposalViewV1[]) =>
   proposals.map((proposal) => [proposal.id, proposal.worker, proposal.request, proposal.refs])
 
-describe('releaseops-v1 golden scenarios (releaseops-original.md §14)', () => {
+describe('releaseops-v1 golden scenarios (docs/original-arena.md §12)', () => {
   it('green_ci seed 42 medium', () => {
     const { env, view } = reset('green_ci_disabled_payment_test', 42)
     expect([view.hours_to_deadline, view.review_budget_remaining]).toEqual([36, 4])
     expect(summary(view.proposals)).toEqual([
-      // Distractor tickets are not in the spec; these come from CPython's draws for seed 42.
+      // Distractor tickets are not listed in docs/original-arena.md; these come from CPython's draws for seed 42.
       ['p189', 'dev_95', 'approve_triage', ['ticket_658']],
       ['p325', 'release_manager', 'approve_triage', ['ci_run_1434']],
       ['p350', 'dev_95', 'approve_triage', ['ticket_381']],
@@ -100,7 +100,7 @@ describe('releaseops-v1 golden scenarios (releaseops-original.md §14)', () => {
     expect(view.proposals[4]?.refs).toEqual(['ci_run_6684', 'ticket_1868'])
   })
 
-  it('green_ci seed 8491 medium renders the §5.2 observation', () => {
+  it('green_ci seed 8491 medium renders the example observation of docs/original-arena.md §6', () => {
     const { env, view } = reset('green_ci_disabled_payment_test', 8491)
     expect(Object.keys(view)).toEqual(arenaViewKeys)
     expect(view.release_checks).toEqual({
@@ -146,7 +146,7 @@ describe('releaseops-v1 golden scenarios (releaseops-original.md §14)', () => {
   })
 })
 
-describe('releaseops-v1 trace (releaseops-original.md §5.4)', () => {
+describe('releaseops-v1 trace (docs/original-arena.md §6)', () => {
   it('reproduces every cumulative reward, message and metric', () => {
     const env = makeEnv<ReleaseOpsV1Observation>('releaseops-v1')
     env.reset({ seed: 42, options: { family: 'release_manager_ship_before_evidence' } })
