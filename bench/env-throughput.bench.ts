@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { runPolicyEpisode } from '../dist/agent/run-policy-episode.js'
 import type { Env, StepResult } from '../dist/core/env/env-api.js'
 import { envRegistry, makeEnv, policyRegistry } from '../dist/envs/index.js'
-import { type ReleaseOpsV1Observation, renderView } from '../dist/envs/releaseops/v1/releaseops-v1-env.js'
+import { type ReleaseOpsV1Observation, renderView } from '../dist/envs/releaseops/v1/releaseops-env.js'
 import { runEval } from '../dist/eval/run-eval.js'
 
 const envId = 'releaseops-v1'

@@ -15,12 +15,15 @@ const allowed: Record<string, readonly string[]> = {
   chat: ['core', 'envs', 'chat'],
   // The env server's TypeScript client: only the contracts, so it ships without the envs.
   client: ['core', 'client'],
-  agent: ['core', 'envs', 'chat', 'client', 'agent'],
-  eval: ['core', 'envs', 'chat', 'client', 'agent', 'eval'],
-  release: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release'],
-  train: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train'],
-  server: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train', 'server'],
-  cli: ['core', 'envs', 'chat', 'client', 'agent', 'eval', 'release', 'train', 'server', 'cli'],
+  // The project's file I/O (atomic writes, publication, locks, hashes): an adapter on core alone, beside
+  // the pure layers, for every impure layer above them.
+  io: ['core', 'io'],
+  agent: ['core', 'envs', 'chat', 'client', 'io', 'agent'],
+  eval: ['core', 'envs', 'chat', 'client', 'io', 'agent', 'eval'],
+  release: ['core', 'envs', 'chat', 'client', 'io', 'agent', 'eval', 'release'],
+  train: ['core', 'envs', 'chat', 'client', 'io', 'agent', 'eval', 'release', 'train'],
+  server: ['core', 'envs', 'chat', 'client', 'io', 'agent', 'eval', 'release', 'train', 'server'],
+  cli: ['core', 'envs', 'chat', 'client', 'io', 'agent', 'eval', 'release', 'train', 'server', 'cli'],
 }
 const pureLayers = new Set(['core', 'envs', 'chat'])
 const purePackages = new Set(['zod', '@huggingface/jinja'])

@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { runPolicyEpisode } from '../src/agent/run-policy-episode.js'
 import type { ToolCall } from '../src/core/env/env-api.js'
-import { pythonRound } from '../src/core/math/python-round.js'
 import { generatorPolicy } from '../src/core/policy/policy.js'
+import { pythonRound } from '../src/core/python/python-round.js'
 import { envRegistry, makeEnv } from '../src/envs/index.js'
 import original from '../src/envs/releaseops/v1/__fixtures__/original-eval-results.json' with { type: 'json' }
-import type { ReleaseOpsV1Env, ReleaseOpsV1Observation } from '../src/envs/releaseops/v1/releaseops-v1-env.js'
+import type { ReleaseOpsV1Env, ReleaseOpsV1Observation } from '../src/envs/releaseops/v1/releaseops-env.js'
 import { buildSummary } from '../src/eval/build-summary.js'
 import { runEval } from '../src/eval/run-eval.js'
 

@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../src/core/env/env-api.js'
 import { envConformanceCases } from '../src/core/testing/env-conformance.js'
 import { makeEnv } from '../src/envs/index.js'
+import { archetypeMixes } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { difficulties } from '../src/envs/releaseops/arena/difficulty.js'
+import { familiesV2 } from '../src/envs/releaseops/arena/families/index.js'
 import { holdReasons, questionTypes } from '../src/envs/releaseops/shared/constants.js'
 import { acceptedRuleIds } from '../src/envs/releaseops/shared/safety-rules.js'
-import { archetypeMixes } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { difficulties } from '../src/envs/releaseops/v2/difficulty.js'
-import { familiesV2 } from '../src/envs/releaseops/v2/families/index.js'
-import { ReleaseOpsV2Env, type ReleaseOpsV2Observation } from '../src/envs/releaseops/v2/releaseops-v2-env.js'
+import { ReleaseOpsV2Env, type ReleaseOpsV2Observation } from '../src/envs/releaseops/v2/releaseops-env.js'
 
 const resets = familiesV2.map((family, index) => ({
   seed: 500 + index * 37,

@@ -4,13 +4,13 @@
  * distractors, budget, deadline, evidence per phase, misleading claims and revision quality.
  */
 import { describe, expect, it } from 'vitest'
+import { archetypeMixes, parseArchetypeMix } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { buildScenarioV2 } from '../src/envs/releaseops/arena/build-scenario.js'
+import { type Difficulty, difficulties } from '../src/envs/releaseops/arena/difficulty.js'
+import { factKeys, isFactBad } from '../src/envs/releaseops/arena/facts.js'
+import { familiesV2, familySpec, familySpecs } from '../src/envs/releaseops/arena/families/index.js'
+import type { ScenarioV2 } from '../src/envs/releaseops/arena/scenario.js'
 import type { ReleaseFacts } from '../src/envs/releaseops/shared/safety-rules.js'
-import { archetypeMixes, parseArchetypeMix } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { buildScenarioV2 } from '../src/envs/releaseops/v2/build-scenario-v2.js'
-import { type Difficulty, difficulties } from '../src/envs/releaseops/v2/difficulty.js'
-import { factKeys, isFactBad } from '../src/envs/releaseops/v2/facts.js'
-import { familiesV2, familySpec, familySpecs } from '../src/envs/releaseops/v2/families/index.js'
-import type { ScenarioV2 } from '../src/envs/releaseops/v2/scenario-v2.js'
 
 const scenarios = (difficulty: Difficulty, seeds: number) =>
   familiesV2.flatMap((family) =>

@@ -2,10 +2,10 @@
  * The leak test of releaseops-v2 (issue 3, "must show"): counterfactual twins over every family,
  * difficulty, several mixes and many seeds. The test itself is shared with v3: support/counterfactual-twins.ts.
  */
-import { archetypeMixes } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { buildScenarioV2 } from '../src/envs/releaseops/v2/build-scenario-v2.js'
-import { familiesV2 } from '../src/envs/releaseops/v2/families/index.js'
-import { ReleaseOpsV2Env } from '../src/envs/releaseops/v2/releaseops-v2-env.js'
+import { archetypeMixes } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { buildScenarioV2 } from '../src/envs/releaseops/arena/build-scenario.js'
+import { familiesV2 } from '../src/envs/releaseops/arena/families/index.js'
+import { ReleaseOpsV2Env } from '../src/envs/releaseops/v2/releaseops-env.js'
 import { describeCounterfactualTwins } from './support/counterfactual-twins.js'
 
 describeCounterfactualTwins({

@@ -4,9 +4,9 @@
  * every combination of a family's hidden facts over a further sample, and is never beaten by a baseline.
  * The test itself is shared with v3: support/oracle-winnability.ts.
  */
-import { archetypeMixes } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { buildScenarioV2 } from '../src/envs/releaseops/v2/build-scenario-v2.js'
-import { familiesV2 } from '../src/envs/releaseops/v2/families/index.js'
+import { archetypeMixes } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { buildScenarioV2 } from '../src/envs/releaseops/arena/build-scenario.js'
+import { familiesV2 } from '../src/envs/releaseops/arena/families/index.js'
 import { describeOracleWinnability } from './support/oracle-winnability.js'
 
 describeOracleWinnability({

@@ -2,11 +2,11 @@
 import { describe, it } from 'vitest'
 import { envConformanceCases } from '../src/core/testing/env-conformance.js'
 import { makeEnv } from '../src/envs/index.js'
-import { archetypeMixes } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { difficulties } from '../src/envs/releaseops/v2/difficulty.js'
-import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes-v3.js'
+import { archetypeMixes } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { difficulties } from '../src/envs/releaseops/arena/difficulty.js'
+import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes.js'
 import { familiesV3 } from '../src/envs/releaseops/v3/families/index.js'
-import type { ReleaseOpsV3Observation } from '../src/envs/releaseops/v3/releaseops-v3-env.js'
+import type { ReleaseOpsV3Observation } from '../src/envs/releaseops/v3/releaseops-env.js'
 
 const mixes = [...archetypeMixes, ...heldOutMixesV3]
 const resets = familiesV3.map((family, index) => ({

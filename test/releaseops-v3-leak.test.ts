@@ -4,12 +4,12 @@
  * either half of a joint pair that shows a fact is also an allowed reveal; block outcomes read only
  * verified checks. The test itself is shared with v2: support/counterfactual-twins.ts.
  */
-import { archetypeMixes as archetypeMixesV2 } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes-v3.js'
-import { buildScenarioV3 } from '../src/envs/releaseops/v3/build-scenario-v3.js'
+import { archetypeMixes as archetypeMixesV2 } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes.js'
+import { buildScenarioV3 } from '../src/envs/releaseops/v3/build-scenario.js'
 import { familiesV3 } from '../src/envs/releaseops/v3/families/index.js'
 import { jointOf } from '../src/envs/releaseops/v3/joint-reveal.js'
-import { ReleaseOpsV3Env } from '../src/envs/releaseops/v3/releaseops-v3-env.js'
+import { ReleaseOpsV3Env } from '../src/envs/releaseops/v3/releaseops-env.js'
 import { describeCounterfactualTwins } from './support/counterfactual-twins.js'
 
 describeCounterfactualTwins({

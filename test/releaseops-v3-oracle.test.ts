@@ -4,9 +4,9 @@
  * combination of a family's hidden facts over a further sample, and is never beaten by a baseline.
  * The test itself is shared with v2: support/oracle-winnability.ts.
  */
-import { archetypeMixes as archetypeMixesV2 } from '../src/envs/releaseops/v2/archetype-mixes.js'
-import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes-v3.js'
-import { buildScenarioV3 } from '../src/envs/releaseops/v3/build-scenario-v3.js'
+import { archetypeMixes as archetypeMixesV2 } from '../src/envs/releaseops/arena/archetype-mixes.js'
+import { heldOutMixesV3 } from '../src/envs/releaseops/v3/archetype-mixes.js'
+import { buildScenarioV3 } from '../src/envs/releaseops/v3/build-scenario.js'
 import { familiesV3 } from '../src/envs/releaseops/v3/families/index.js'
 import { describeOracleWinnability } from './support/oracle-winnability.js'
 

@@ -11,7 +11,7 @@ import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync }
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { qwen3Template } from '../src/chat/templates/qwen3-template.js'
-import { sha256Hex } from '../src/release/io/sha256.js'
+import { sha256Hex } from '../src/io/sha256.js'
 import { checkGateReport } from '../src/train/verl/gate-evidence.js'
 import { type LaunchManifest, runVerlPreflight } from '../src/train/verl/run-verl-preflight.js'
 import type { VerlConfig } from '../src/train/verl/write-verl-config.js'

@@ -67,7 +67,7 @@ async function run(): Promise<number> {
     case 'gate': {
       const { runGate, scriptedEndpoint } = await import('../../test/gate-fixture.js')
       const { releaseRolloutSource } = await import('../../src/release/rl/release-rollout-source.js')
-      const { loadGradingFromManifest, loadTaskFiles } = await import('../../src/release/io/load-task-files.js')
+      const { loadGradingFromManifest, loadTaskFiles } = await import('../../src/release/inputs/load-task-files.js')
       const source = await releaseRolloutSource({
         directory: options.mixture,
         split: 'train',

@@ -8,7 +8,7 @@ import type { ParseIssue } from '../chat/chat-format.js'
 import type { AssistantMessage, ChatMessage, ChatTool, ParsedToolCall } from '../chat/chat-message.js'
 import { decodeArguments } from '../chat/template-renderer.js'
 import type { JsonObject, JsonValue } from '../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../core/python/python-json.js'
 
 /**
  * `reasoning: false` drops `reasoning_content` from assistant messages (APIs such as DeepSeek's reject it;

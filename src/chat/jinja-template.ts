@@ -7,7 +7,7 @@
  */
 import { Template } from '@huggingface/jinja'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
-import { pythonStrip, type StripMode } from './python-text.js'
+import { pythonStrip, type StripMode } from '../core/python/python-text.js'
 
 const helperName = '__releaseops_python_strip'
 const stripMethods = new Set(['strip', 'lstrip', 'rstrip'])

@@ -2,8 +2,9 @@
  * @module chat: separates a `<think>…</think>` block from model text, as the Qwen templates read it back
  * (`content.split('</think>')[0].split('<think>')[-1]`) and vLLM's qwen3 reasoning parser splits it.
  */
+
+import { pythonStrip } from '../core/python/python-text.js'
 import type { ParseIssue } from './chat-format.js'
-import { pythonStrip } from './python-text.js'
 
 export interface ReasoningSplit {
   reasoning: string | null

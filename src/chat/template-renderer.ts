@@ -12,11 +12,11 @@
  */
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import type { JsonValue } from '../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../core/python/python-json.js'
+import { pythonStr } from '../core/python/python-text.js'
 import type { RenderOptions } from './chat-format.js'
 import type { ChatMessage } from './chat-message.js'
 import type { JinjaTemplate } from './jinja-template.js'
-import { pythonStr } from './python-text.js'
 
 /** How a template writes tool-call arguments. */
 export type ArgumentStyle = 'json-object' | 'xml-parameters'

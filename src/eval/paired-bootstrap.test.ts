@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PythonRandom } from '../core/random/python-random.js'
+import { PythonRandom } from '../core/python/python-random.js'
 import { bootstrapDraws, pairedBootstrap } from './paired-bootstrap.js'
 
 describe('paired bootstrap', () => {

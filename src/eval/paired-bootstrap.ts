@@ -4,7 +4,7 @@
  * several samples of one row are not counted as independent evidence. The draws are seeded and shared by
  * every metric of a slice: the same inputs give the same intervals.
  */
-import { PythonRandom } from '../core/random/python-random.js'
+import { PythonRandom } from '../core/python/python-random.js'
 
 export interface BootstrapDraws {
   clusterCount: number

@@ -4,7 +4,7 @@
  */
 import type { EpisodeOutcome } from '../core/env/env-dataset.js'
 import type { JsonObject } from '../core/json/json-value.js'
-import { pythonRound } from '../core/math/python-round.js'
+import { pythonRound } from '../core/python/python-round.js'
 import { wilsonInterval } from './wilson-interval.js'
 
 export interface SummarizedEpisode {

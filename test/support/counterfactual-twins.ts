@@ -9,15 +9,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Env, StepResult, ToolCall } from '../../src/core/env/env-api.js'
-import { PythonRandom } from '../../src/core/random/python-random.js'
+import { PythonRandom } from '../../src/core/python/python-random.js'
 import { CallSampler } from '../../src/core/testing/call-sampler.js'
+import { difficulties } from '../../src/envs/releaseops/arena/difficulty.js'
+import type { EpisodeV2 } from '../../src/envs/releaseops/arena/episode.js'
+import type { FactKey } from '../../src/envs/releaseops/arena/facts.js'
+import type { ReleaseOpsObservation } from '../../src/envs/releaseops/arena/releaseops-env-base.js'
+import { type ArtifactV2, artifactReveals, type ScenarioV2 } from '../../src/envs/releaseops/arena/scenario.js'
 import { holdReasons, questionTypes } from '../../src/envs/releaseops/shared/constants.js'
 import { acceptedRuleIds, type ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
-import { difficulties } from '../../src/envs/releaseops/v2/difficulty.js'
-import type { EpisodeV2 } from '../../src/envs/releaseops/v2/episode-v2.js'
-import type { FactKey } from '../../src/envs/releaseops/v2/facts.js'
-import type { ReleaseOpsObservation } from '../../src/envs/releaseops/v2/releaseops-env-base.js'
-import { type ArtifactV2, artifactReveals, type ScenarioV2 } from '../../src/envs/releaseops/v2/scenario-v2.js'
 import type { VersionUnderTest } from './version-under-test.js'
 
 type TwinEnv = Env<ReleaseOpsObservation> & { privilegedEpisode(): EpisodeV2 | undefined }

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { runPolicyEpisode } from '../../src/agent/run-policy-episode.js'
 import { envRegistry, makeEnv, policyRegistry } from '../../src/envs/index.js'
-import { difficulties } from '../../src/envs/releaseops/v2/difficulty.js'
-import { badValue } from '../../src/envs/releaseops/v2/facts.js'
+import { difficulties } from '../../src/envs/releaseops/arena/difficulty.js'
+import { badValue } from '../../src/envs/releaseops/arena/facts.js'
 import type { VersionUnderTest } from './version-under-test.js'
 
 export interface OracleSpec<F extends string> extends VersionUnderTest<F> {

@@ -6,8 +6,8 @@
  * the shipped baseline (the same policy, with this reading list).
  */
 
-import type { ObservationViewV2, ProposalViewV2 } from '../../src/envs/releaseops/v2/observation-view-v2.js'
-import { isShip } from '../../src/envs/releaseops/v2/policies/calls.js'
+import type { ObservationViewV2, ProposalViewV2 } from '../../src/envs/releaseops/arena/observation-view.js'
+import { isShip } from '../../src/envs/releaseops/arena/policies/calls.js'
 import { rerunClaim } from '../../src/envs/releaseops/v3/partial-rerun.js'
 import { evidenceHeuristicPolicy } from '../../src/envs/releaseops/v3/policies/evidence-heuristic.js'
 

@@ -1,8 +1,9 @@
 /** A ReleaseOps version as the shared v2/v3 test helpers see it: its id, families, mixes and scenario builder. */
+
+import type { OracleProof } from '../../src/envs/releaseops/arena/build-scenario.js'
+import type { Difficulty } from '../../src/envs/releaseops/arena/difficulty.js'
+import type { ScenarioV2 } from '../../src/envs/releaseops/arena/scenario.js'
 import type { ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
-import type { OracleProof } from '../../src/envs/releaseops/v2/build-scenario-v2.js'
-import type { Difficulty } from '../../src/envs/releaseops/v2/difficulty.js'
-import type { ScenarioV2 } from '../../src/envs/releaseops/v2/scenario-v2.js'
 
 export interface VersionUnderTest<F extends string> {
   envId: string

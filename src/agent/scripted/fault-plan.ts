@@ -2,7 +2,7 @@
  * @module agent/scripted: which requests the mock endpoint answers badly, and how. Faults are chosen per
  * request number, from a fixed sequence or a seeded generator, so a test says exactly what happens.
  */
-import { PythonRandom } from '../../core/random/python-random.js'
+import { PythonRandom } from '../../core/python/python-random.js'
 
 export const faultKinds = [
   /** 429 with `Retry-After: 0`. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { ParsedToolCall } from '../../chat/chat-message.js'
 import type { JsonValue } from '../../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
 
 export interface MockUsage {
   prompt_tokens: number

@@ -5,7 +5,7 @@
  * messages of `toJsonToolCallsMessages` are sent as plain chat, and `render` writes them through the
  * Qwen3 template (for raw completion and token counts).
  */
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
 import type { ChatFormat, FormatAssistantOptions, RenderOptions } from '../chat-format.js'
 import type { AssistantMessage, ChatMessage, ChatTool } from '../chat-message.js'
 import { decodeArguments } from '../template-renderer.js'

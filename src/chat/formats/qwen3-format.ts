@@ -3,11 +3,11 @@
  * official Qwen3 template, `<think>` reasoning.
  */
 import type { JsonObject } from '../../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
+import { pythonStrip } from '../../core/python/python-text.js'
 import type { ChatFormat, FormatAssistantOptions, ParseIssue, ParseOptions, ParseResult } from '../chat-format.js'
 import type { AssistantMessage, ParsedToolCall } from '../chat-message.js'
 import { JinjaTemplate } from '../jinja-template.js'
-import { pythonStrip } from '../python-text.js'
 import { splitReasoning } from '../split-reasoning.js'
 import { decodeArguments, renderWithTemplate } from '../template-renderer.js'
 import { qwen3Template } from '../templates/qwen3-template.js'

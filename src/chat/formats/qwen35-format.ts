@@ -5,10 +5,10 @@
  * 2B and smaller).
  */
 import type { JsonObject } from '../../core/json/json-value.js'
+import { pythonStrip } from '../../core/python/python-text.js'
 import type { ChatFormat, FormatAssistantOptions, ParseIssue, ParseOptions, ParseResult } from '../chat-format.js'
 import type { AssistantMessage, ChatTool, ParsedToolCall } from '../chat-message.js'
 import { JinjaTemplate } from '../jinja-template.js'
-import { pythonStrip } from '../python-text.js'
 import { splitReasoning } from '../split-reasoning.js'
 import { decodeArguments, prepareMessages, renderWithTemplate } from '../template-renderer.js'
 import { qwen35NothinkTemplate } from '../templates/qwen3-5-nothink-template.js'

@@ -23,7 +23,7 @@ import {
 } from '../../eval/gate/rollout-gate-rule.js'
 import { runRolloutGate } from '../../eval/gate/run-rollout-gate.js'
 import { verlVisibleTools } from '../../eval/gate/verl-visible-tools.js'
-import { writeFileAtomic } from '../../release/io/atomic-file.js'
+import { writeFileAtomic } from '../../io/atomic-file.js'
 import { releaseRolloutSource } from '../../release/rl/release-rollout-source.js'
 import { parsePositiveInteger } from '../parse-options.js'
 import { createProgress } from '../progress.js'

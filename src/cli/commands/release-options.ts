@@ -1,7 +1,7 @@
 /** @module cli: option helpers shared by the `releaseops release …` commands. */
 import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { datasetOfCanonical, datasetOfRelease } from '../../release/io/infer-dataset.js'
+import { datasetOfCanonical, datasetOfRelease } from '../../release/inputs/infer-dataset.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {

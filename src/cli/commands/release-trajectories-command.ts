@@ -4,7 +4,7 @@
  */
 import { type Command, InvalidArgumentError } from 'commander'
 import type { SplitName } from '../../release/contracts/canonical-record.js'
-import { datasetOfRelease } from '../../release/io/infer-dataset.js'
+import { datasetOfRelease } from '../../release/inputs/infer-dataset.js'
 import { runTrajectoryCollect } from '../../release/trajectories/run-trajectory-collect.js'
 import { runTrajectoryExport } from '../../release/trajectories/run-trajectory-export.js'
 import { runTrajectoryStats } from '../../release/trajectories/run-trajectory-stats.js'

@@ -3,7 +3,7 @@
  * drawn from the observation's own string values, so many calls hit real ids and are valid.
  */
 import type { EnvSpec, ToolCall } from '../env/env-api.js'
-import type { PythonRandom } from '../random/python-random.js'
+import type { PythonRandom } from '../python/python-random.js'
 import { toolParametersSchema } from '../tools/define-tool.js'
 
 type JsonSchema = {

@@ -5,7 +5,7 @@
  */
 import type { EnvSpec, Observation, ToolCall } from '../env/env-api.js'
 import type { Policy } from '../policy/policy.js'
-import { PythonRandom } from '../random/python-random.js'
+import { PythonRandom } from '../python/python-random.js'
 import { CallSampler } from './call-sampler.js'
 import type { AuditStrategy } from './exploit-audit.js'
 

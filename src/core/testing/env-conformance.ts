@@ -5,7 +5,7 @@
 import type { AnyEnv, EnvSpec, Observation, ResetParams, StepResult, ToolCall } from '../env/env-api.js'
 import { ReleaseOpsError } from '../errors/release-ops-error.js'
 import { isJsonValue } from '../json/json-value.js'
-import { PythonRandom } from '../random/python-random.js'
+import { PythonRandom } from '../python/python-random.js'
 import { toolParametersSchema } from '../tools/define-tool.js'
 import { CallSampler } from './call-sampler.js'
 

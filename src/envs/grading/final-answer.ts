@@ -4,10 +4,11 @@
  * The reward is 1.0 iff both the category and the level are right; a malformed answer scores 0 with a
  * recorded reason and never throws.
  */
+
+import { pythonStrip } from '../../core/python/python-text.js'
+import { parseStrictJson } from '../../core/python/strict-json.js'
 import type { GradingConfig } from './assets/grading-config.js'
 import type { PromptChoices } from './prompt-choices.js'
-import { parseStrictJson } from './strict-json.js'
-import { pythonStrip } from './text/python-text.js'
 
 export interface FinalAnswer {
   choiceId: string

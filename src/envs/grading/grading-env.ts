@@ -18,7 +18,7 @@ import type {
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ResetNeededError } from '../../core/errors/reset-needed-error.js'
 import type { JsonObject } from '../../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
 import { parseToolArguments, type ToolDefinition } from '../../core/tools/define-tool.js'
 import { parseFinalAnswer } from './final-answer.js'
 import { episodeSourceFromOptions, type GradingEpisodeSource } from './grading-episode-source.js'

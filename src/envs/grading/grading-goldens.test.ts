@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
+import { collapseWhitespace, normalizeKeyText, pythonCasefold, pythonStrip } from '../../core/python/python-text.js'
 import { parseCategoryCorpus } from './assets/category-corpus.js'
 import { parseGradingConfig } from './assets/grading-config.js'
 import { parseLeafRegistry } from './assets/leaf-registry.js'
@@ -16,7 +17,6 @@ import { LegacyPromptBuilder } from './legacy/legacy-prompts.js'
 import { buildNativeUserPrompt } from './native-prompt.js'
 import { stableRecordId } from './stable-record-id.js'
 import { lexicalFeatures } from './text/lexical-features.js'
-import { collapseWhitespace, normalizeKeyText, pythonCasefold, pythonStrip } from './text/python-text.js'
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'))
 const input = fixture('grading-golden-input.json')

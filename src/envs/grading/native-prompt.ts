@@ -3,7 +3,7 @@
  * approved levels and the whole catalog as "choice_id|name" lines, and a user message with the field
  * metadata as compact JSON. Byte-identical to the original's `build_native_tool_prompt`.
  */
-import { pythonDumpsCompact } from '../../core/json/python-json.js'
+import { pythonDumpsCompact } from '../../core/python/python-json.js'
 import type { GradingConfig } from './assets/grading-config.js'
 import { gradingRubric } from './assets/grading-config.js'
 import { nativeMetadataFields } from './assets/task-config.js'

@@ -4,7 +4,7 @@
  * never changes an id.
  */
 import { hash } from 'node:crypto'
-import { collapseStrip } from './text/python-text.js'
+import { collapseStrip } from '../../core/python/python-text.js'
 
 /** RFC 4122 `NAMESPACE_URL`. */
 const namespaceUrl = Buffer.from('6ba7b8119dad11d180b400c04fd430c8', 'hex')

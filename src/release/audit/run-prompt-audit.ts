@@ -8,14 +8,14 @@
 import { writeFileSync } from 'node:fs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { parseGradingConfig } from '../../envs/grading/assets/grading-config.js'
+import { writeFileAtomic } from '../../io/atomic-file.js'
+import { withFailedAudit } from '../../io/failed-audit.js'
+import { readJsonFile } from '../../io/read-json-file.js'
+import { sha256Hex } from '../../io/sha256.js'
 import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
 import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
-import { withFailedAudit } from '../io/failed-audit.js'
-import { readJsonFile } from '../io/read-json-file.js'
-import { sha256Hex } from '../io/sha256.js'
 import {
   auditPassed,
   auditPromptConflicts,

@@ -4,8 +4,8 @@
  * file, position and spreadsheet row.
  */
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { readRecordArray } from '../../io/record-array-file.js'
 import { type CanonicalRecord, canonicalRecordSchema } from '../contracts/canonical-record.js'
-import { readRecordArray } from '../io/record-array-file.js'
 import { recordLocation } from './record-location.js'
 
 export function parseCanonicalRecords(

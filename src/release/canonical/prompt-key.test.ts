@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
+import { normalizeKeyText } from '../../core/python/python-text.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { PromptKeys } from './prompt-key.js'
 

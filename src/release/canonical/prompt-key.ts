@@ -3,7 +3,7 @@
  * is shown (the audit's key). Copies of a table in other databases share it: their prompts are identical,
  * so the split keeps them together and the audit counts keys that cross splits.
  */
-import { normalizeKeyText } from '../../envs/grading/text/python-text.js'
+import { normalizeKeyText } from '../../core/python/python-text.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 
 /** Field ids stay below this, so `table * fieldIdSpace + field` is an exact integer for 2^27 tables. */

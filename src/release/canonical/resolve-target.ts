@@ -3,8 +3,9 @@
  * saying why it has none. Never auto-fixes a label and never matches semantically; the leaf registry is the
  * final constraint on which ids count as resolved.
  */
+
+import { removeWhitespace } from '../../core/python/python-text.js'
 import type { LeafCategory, LeafRegistry } from '../../envs/grading/assets/leaf-registry.js'
-import { removeWhitespace } from '../../envs/grading/text/python-text.js'
 import type { CanonicalTarget, ResolutionStatus } from '../contracts/canonical-record.js'
 import type { DatasetConfig } from '../contracts/dataset-config.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'

@@ -7,12 +7,12 @@
  */
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { withFailedAudit } from '../../io/failed-audit.js'
+import { publishDirectory } from '../../io/publish-directory.js'
+import { writeRecordArray } from '../../io/record-array-file.js'
 import { conflictingRecordIds } from '../audit/prompt-conflict-audit.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
-import { withFailedAudit } from '../io/failed-audit.js'
-import { publishDirectory } from '../io/publish-directory.js'
-import { writeRecordArray } from '../io/record-array-file.js'
 import { loadCanonicalRecords } from './parse-canonical-records.js'
 
 export interface QuarantineReport {

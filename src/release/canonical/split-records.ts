@@ -8,7 +8,7 @@
  * share a prompt key (copies of a table in other databases show the same prompt) follow the first of them
  * in id order, so no prompt is in two splits. Other records get `split: null` and a reason.
  */
-import { PythonRandom } from '../../core/random/python-random.js'
+import { PythonRandom } from '../../core/python/python-random.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { PromptKeys } from './prompt-key.js'
 import { sortByKey } from './sort-by-key.js'

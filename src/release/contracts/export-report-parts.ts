@@ -5,7 +5,7 @@
  */
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
-import type { LoadedTask } from '../io/load-task-files.js'
+import type { LoadedTask } from '../inputs/load-task-files.js'
 import { splitNames } from './canonical-record.js'
 
 /** What task the rows were built for. */

@@ -16,8 +16,8 @@ import {
 } from '../../envs/grading/demo/demo-assets.js'
 import { demoDatasetName } from '../../envs/grading/demo/demo-taxonomy.js'
 import { type DemoRowKind, generateDemoSheet } from '../../envs/grading/demo/generate-demo-rows.js'
-import { publishDirectory } from '../io/publish-directory.js'
-import { sha256File } from '../io/sha256.js'
+import { publishDirectory } from '../../io/publish-directory.js'
+import { sha256File } from '../../io/sha256.js'
 import { writeXlsx } from '../xlsx/write-xlsx.js'
 import { classificationWorkbook, gradingWorkbook } from './demo-standard-workbooks.js'
 

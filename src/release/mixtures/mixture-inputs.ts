@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { readJsonFile } from '../../io/read-json-file.js'
+import { sha256File, sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
-import { readJsonFile } from '../io/read-json-file.js'
-import { sha256File, sha256Hex } from '../io/sha256.js'
 
 export interface MixtureInputSpec {
   dataset: string

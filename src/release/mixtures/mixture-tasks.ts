@@ -5,9 +5,9 @@
  * change is refused).
  */
 
-import { type LoadedTask, loadGradingFromManifest, loadTaskFiles } from '../io/load-task-files.js'
-import { readFileBytes } from '../io/read-json-file.js'
-import { sha256Hex } from '../io/sha256.js'
+import { readFileBytes } from '../../io/read-json-file.js'
+import { sha256Hex } from '../../io/sha256.js'
+import { type LoadedTask, loadGradingFromManifest, loadTaskFiles } from '../inputs/load-task-files.js'
 
 export interface MixtureTaskFiles {
   registry: string

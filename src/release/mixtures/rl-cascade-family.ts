@@ -7,7 +7,7 @@
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import type { LoadedTask } from '../io/load-task-files.js'
+import type { LoadedTask } from '../inputs/load-task-files.js'
 import type { ParquetField } from '../parquet/parquet-shape.js'
 import { rlParquetColumns } from '../rl/rl-parquet.js'
 import { type RlRow, rlDataSource, rlReleaseFormat } from '../rl/rl-row.js'

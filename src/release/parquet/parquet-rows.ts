@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import type { SchemaElement } from 'hyparquet'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { sha256Hex } from '../io/sha256.js'
+import { sha256Hex } from '../../io/sha256.js'
 import { NestedParquetWriter } from './nested-parquet-writer.js'
 import type { ParquetField, ParquetShape } from './parquet-shape.js'
 

@@ -1,11 +1,11 @@
 /** @module release/pipeline: the release line's report, and its audit report files. */
 import { writeFileSync } from 'node:fs'
 import { basename, relative } from 'node:path'
+import { writeFileAtomic } from '../../io/atomic-file.js'
+import { sha256File, sha256Hex } from '../../io/sha256.js'
 import type { BundleAuditReport } from '../audit/prompt-conflict-audit.js'
 import { stableJson } from '../audit/run-prompt-audit.js'
 import type { LabelAccounting } from '../canonical/unresolved-labels.js'
-import { writeFileAtomic } from '../io/atomic-file.js'
-import { sha256File, sha256Hex } from '../io/sha256.js'
 import type { SftExportReport } from '../sft/export-legacy-sft.js'
 import type { releaseLineLayout } from './release-line-layout.js'
 import type { ReleaseLineOptions } from './release-line-options.js'

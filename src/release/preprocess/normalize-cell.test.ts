@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { collapseWhitespace, pythonStrip } from '../../envs/grading/text/python-text.js'
+import { collapseWhitespace, pythonStrip } from '../../core/python/python-text.js'
 import {
   cleanText,
   detectTrailingCode,

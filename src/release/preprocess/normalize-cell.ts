@@ -3,7 +3,7 @@
  * text, level aliases (1/2/3/4, LEVEL1..4 → L1..L4), column-type families, trailing classification codes
  * such as "（A1-1-3）" detected (and optionally stripped), and the normalised field key.
  */
-import { collapseStrip, pythonStrip } from '../../envs/grading/text/python-text.js'
+import { collapseStrip, pythonStrip } from '../../core/python/python-text.js'
 
 /** `re.sub(r"\s+", " ", str(value).strip())`, "" for empty cells. */
 export const cleanText: (value: string) => string = collapseStrip

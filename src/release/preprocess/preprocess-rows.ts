@@ -6,10 +6,10 @@
  */
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { sha256File } from '../../io/sha256.js'
 import type { ColumnMapping } from '../contracts/column-mapping.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
-import { sha256File } from '../io/sha256.js'
 import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { HeaderFinder, type HeaderMatch } from './find-header-row.js'

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { requireInputFile } from '../io/require-input-file.js'
+import { requireInputFile } from '../../io/require-input-file.js'
 import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { type CsvEncoding, decodeCsvBytes } from './decode-csv-bytes.js'
 

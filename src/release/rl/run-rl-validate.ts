@@ -4,8 +4,9 @@
  * `--canonical`, against the canonical records it came from; with an optional report file. The caller
  * exits non-zero when it is invalid.
  */
+
+import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
-import { writeJsonReport } from '../io/atomic-file.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { rlCanonicalErrors } from './check-rl-canonical.js'
 import { type RlValidationReport, readRlRelease } from './validate-rl-release.js'

@@ -4,12 +4,12 @@
  * record, and the label-gap gate. Both kinds then build their rows from the same plan.
  */
 import { basename } from 'node:path'
+import { isNonEmptyDirectory, outputExistsError } from '../../io/publish-directory.js'
 import { checkFormalExport } from '../canonical/check-formal-export.js'
 import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { labelGapError } from '../contracts/export-report-parts.js'
-import type { LoadedTask } from '../io/load-task-files.js'
-import { isNonEmptyDirectory, outputExistsError } from '../io/publish-directory.js'
+import type { LoadedTask } from '../inputs/load-task-files.js'
 import { planLegacySft, type SftPlan } from './legacy-sft-rows.js'
 import { loadTaskFor, type TaskOptions } from './task-options.js'
 

@@ -3,9 +3,10 @@
  * record and the label-gap gate first, writes train/val/test Parquet into a staging directory, checks the
  * staged files, hashes them and renames the directory into place with its `export_report.json`.
  */
+
+import { withFailedAudit } from '../../io/failed-audit.js'
+import { publishDirectory } from '../../io/publish-directory.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { withFailedAudit } from '../io/failed-audit.js'
-import { publishDirectory } from '../io/publish-directory.js'
 import { exportLegacySft, type SftExportReport } from './export-legacy-sft.js'
 import { type LegacyExportOptions, prepareLegacyExport } from './prepare-legacy-export.js'
 

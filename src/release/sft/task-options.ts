@@ -6,7 +6,7 @@ import {
   loadGradingConfig,
   loadGradingFromManifest,
   loadTaskFiles,
-} from '../io/load-task-files.js'
+} from '../inputs/load-task-files.js'
 
 export interface TaskOptions {
   dataset: string

@@ -6,9 +6,9 @@
  */
 
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
+import { parseStrictJson } from '../../core/python/strict-json.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import type { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
-import { parseStrictJson } from '../../envs/grading/strict-json.js'
 
 const templateTokens = ['<|im_start|>', '<|im_end|>']
 

@@ -4,7 +4,7 @@
  * classification standard and grading standard JSON, plus an alignment report (pure). Ids follow the
  * dataset's strategy: path ids as the canonical build derives them, or the standard's codes.
  */
-import { removeWhitespace } from '../../envs/grading/text/python-text.js'
+import { removeWhitespace } from '../../core/python/python-text.js'
 import { levelUpTo } from '../preprocess/normalize-cell.js'
 
 export interface StandardRow {

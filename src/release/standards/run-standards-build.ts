@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { writeJsonReport } from '../../io/atomic-file.js'
+import { requireInputFile } from '../../io/require-input-file.js'
+import { sha256Hex } from '../../io/sha256.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
-import { writeJsonReport } from '../io/atomic-file.js'
-import { requireInputFile } from '../io/require-input-file.js'
-import { sha256Hex } from '../io/sha256.js'
 import { readXlsxRows, xlsxSheetNames } from '../xlsx/read-xlsx-rows.js'
 import {
   type AlignmentReport,

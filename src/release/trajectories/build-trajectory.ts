@@ -11,7 +11,7 @@
 
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { JsonObject } from '../../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
 import { finalResponseAction, GradingEnv, type GradingObservation } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { type TrajectoryClass, trajectoryClassOf } from './trajectory-class.js'

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../contracts/canonical-record.js'
-import { sha256Hex } from '../io/sha256.js'
 import { type ExportReportCore, exportReportSchema } from './export-report.js'
 import type { TrajectoryClass } from './trajectory-class.js'
 

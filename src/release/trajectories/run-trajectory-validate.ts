@@ -3,8 +3,9 @@
  * with `--canonical`, the records the release came from), validates the release and optionally writes
  * the report. The caller exits non-zero when it is invalid.
  */
+
+import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
-import { writeJsonReport } from '../io/atomic-file.js'
 import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
 import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
 

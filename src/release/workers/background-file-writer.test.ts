@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { RecordArrayWriter, writeRecordArray } from '../io/record-array-file.js'
+import { RecordArrayWriter, writeRecordArray } from '../../io/record-array-file.js'
 import { BackgroundFileWriter } from './background-file-writer.js'
 
 let directory: string | undefined

@@ -4,7 +4,7 @@
  * encoding and the system calls off a thread that has other work.
  */
 import type { Worker } from 'node:worker_threads'
-import type { TextSink } from '../io/record-array-file.js'
+import type { TextSink } from '../../io/record-array-file.js'
 import type { FileWriterJob, FileWriterMessage } from './file-writer-worker.js'
 import { settleable } from './settleable.js'
 import { startWorker } from './start-worker.js'

@@ -1,6 +1,6 @@
 /** @module release/workers: worker entry: appends the text it is sent to a new file; `null` closes it. */
 import { parentPort, workerData } from 'node:worker_threads'
-import { BufferedFileWriter } from '../io/buffered-file-writer.js'
+import { BufferedFileWriter } from '../../io/buffered-file-writer.js'
 import { type SerializedError, serializeError } from './worker-error.js'
 
 export type FileWriterMessage = { type: 'closed'; sha256: string } | { type: 'error'; error: SerializedError }

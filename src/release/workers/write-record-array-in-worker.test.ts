@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { writeRecordArray } from '../io/record-array-file.js'
+import { writeRecordArray } from '../../io/record-array-file.js'
 import { writeRecordArrayInWorker } from './write-record-array-in-worker.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'record-array-in-worker-'))

@@ -4,7 +4,7 @@
  * line writes the canonical file so; writing it from the processed file's bytes instead was measured at
  * ~4% of the line and dropped (decision 0040).
  */
-import { RecordArrayWriter } from '../io/record-array-file.js'
+import { RecordArrayWriter } from '../../io/record-array-file.js'
 import { BackgroundFileWriter } from './background-file-writer.js'
 
 /** Writes `records` as a record file at `path` (it must not exist); resolves with its SHA-256. */

@@ -8,7 +8,7 @@
 import { closeSync, openSync } from 'node:fs'
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { requireInputFile } from '../io/require-input-file.js'
+import { requireInputFile } from '../../io/require-input-file.js'
 import { parseCellFormats } from './cell-formats.js'
 import { mergeRanges, type SheetXmlContext, SheetXmlRows, stringItemText } from './sheet-xml-rows.js'
 import { readWorkbookPackage, type WorkbookSheet } from './workbook-sheets.js'

@@ -6,7 +6,7 @@
  */
 import type { ChatMessage } from '../../chat/chat-message.js'
 import type { JsonObject } from '../../core/json/json-value.js'
-import { pythonDumpsUnicode } from '../../core/json/python-json.js'
+import { pythonDumpsUnicode } from '../../core/python/python-json.js'
 import { GradingEnv, type GradingObservation } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { sha256File } from '../../release/io/sha256.js'
+import { sha256File } from '../../io/sha256.js'
 import type { CheckResult } from './verl-patches.js'
 
 const tokenizerFiles = ['tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja', 'generation_config.json'] as const

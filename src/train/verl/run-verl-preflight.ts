@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { sha256Hex } from '../../release/io/sha256.js'
+import { sha256Hex } from '../../io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
 import { gateScript, gateScriptName, type LaunchStep, sftLaunchPlan } from './launch-plan.js'

@@ -13,8 +13,13 @@ import { toOpenAiTool } from '../../core/tools/define-tool.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { categoryTools } from '../../envs/grading/tools/category-tools.js'
-import { type LoadedTask, loadGradingConfig, loadGradingFromManifest, loadTaskFiles } from '../../release/io/load-task-files.js'
-import { sha256File, sha256Hex } from '../../release/io/sha256.js'
+import { sha256File, sha256Hex } from '../../io/sha256.js'
+import {
+  type LoadedTask,
+  loadGradingConfig,
+  loadGradingFromManifest,
+  loadTaskFiles,
+} from '../../release/inputs/load-task-files.js'
 
 export const taskBundleFormat = 'releaseops-verl-task-v1'
 

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { readJsonFile } from '../../io/read-json-file.js'
+import { sha256File, sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../../release/contracts/canonical-record.js'
-import { readJsonFile } from '../../release/io/read-json-file.js'
-import { sha256File, sha256Hex } from '../../release/io/sha256.js'
 import type { VerlRunKind } from './verl-run-settings.js'
 
 export const releaseKinds = ['rl', 'rl-cascade', 'trajectory', 'trajectory-mixture'] as const

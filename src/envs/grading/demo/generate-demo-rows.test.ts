@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeKeyText } from '../text/python-text.js'
+import { normalizeKeyText } from '../../../core/python/python-text.js'
 import { demoLeaves, placeholderLabel, unresolvableLabels } from './demo-taxonomy.js'
 import { generateDemoSheet } from './generate-demo-rows.js'
 

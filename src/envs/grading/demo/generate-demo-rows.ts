@@ -5,8 +5,8 @@
  * unlabeled rows, exact duplicates (dropped by preprocess) and a few conflicting duplicates in another
  * database (which only the prompt-conflict audit catches).
  */
-import { PythonRandom } from '../../../core/random/python-random.js'
-import { collapseWhitespace, pythonStrip } from '../text/python-text.js'
+import { PythonRandom } from '../../../core/python/python-random.js'
+import { collapseWhitespace, pythonStrip } from '../../../core/python/python-text.js'
 import type { DemoField, DemoLeaf, DemoTable } from './demo-leaf.js'
 import {
   demoDatabases,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { pythonDumpsCompact } from '../../../core/json/python-json.js'
+import { pythonDumpsCompact } from '../../../core/python/python-json.js'
 import { demoGradingTask } from '../demo/demo-task.js'
 import { LegacyPromptBuilder } from './legacy-prompts.js'
 

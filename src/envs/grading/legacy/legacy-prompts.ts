@@ -5,7 +5,7 @@
  * task-level text is rendered once, per-record text is concatenated.
  */
 import { hash } from 'node:crypto'
-import { loneSurrogateEscape, pythonDumpsCompact, pythonDumpsUnicode } from '../../../core/json/python-json.js'
+import { loneSurrogateEscape, pythonDumpsCompact, pythonDumpsUnicode } from '../../../core/python/python-json.js'
 import { gradingRubric } from '../assets/grading-config.js'
 import type { GradingTask } from '../grading-task.js'
 

@@ -3,7 +3,7 @@
  * original computes them: ASCII tokens, single CJK characters and every character bigram of the
  * whitespace-free key text (all by code point).
  */
-import { codePointLength, collapseWhitespace, normalizeKeyText, pythonStrip } from './python-text.js'
+import { codePointLength, collapseWhitespace, normalizeKeyText, pythonStrip } from '../../../core/python/python-text.js'
 
 const asciiToken = /[a-z0-9]+/g
 const cjkCharacter = /[\u3400-\u4dbf\u4e00-\u9fff]/g

@@ -3,11 +3,12 @@
  * original's scoring and result shapes. No labels, no per-record data: the same toolbox serves every
  * episode of a task. Canonical ids are redacted from every returned text.
  */
+
+import { normalizeKeyText, pythonStrip } from '../../../core/python/python-text.js'
 import type { CorpusCategory } from '../assets/category-corpus.js'
 import type { LeafCategory, LeafRegistry } from '../assets/leaf-registry.js'
 import type { PromptChoices } from '../prompt-choices.js'
 import { lexicalFeatures, shortSummary } from '../text/lexical-features.js'
-import { normalizeKeyText, pythonStrip } from '../text/python-text.js'
 import { maxChoiceIds, maxExampleLimit, searchTopK } from './category-tools.js'
 
 export interface ToolError {

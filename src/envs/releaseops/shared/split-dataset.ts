@@ -6,8 +6,8 @@
  */
 import type { DatasetRow, EnvDataset } from '../../../core/env/env-dataset.js'
 import { UnknownNameError } from '../../../core/errors/unknown-name-error.js'
-import { pythonDumps } from '../../../core/json/python-json.js'
-import { PythonRandom } from '../../../core/random/python-random.js'
+import { pythonDumps } from '../../../core/python/python-json.js'
+import { PythonRandom } from '../../../core/python/python-random.js'
 import { supervisorSystemPrompt, supervisorUserPrompt } from './constants.js'
 
 export interface SplitPart {

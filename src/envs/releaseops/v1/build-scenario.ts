@@ -1,5 +1,5 @@
 /** @module envs/releaseops/v1: `build_scenario(family, seed, difficulty, archetype_mix)`, draw for draw. */
-import { PythonRandom } from '../../../core/random/python-random.js'
+import { PythonRandom } from '../../../core/python/python-random.js'
 import { cleanReleaseFacts, ruleIds } from '../shared/safety-rules.js'
 import { familyBuilders } from './families.js'
 import { type FamilyV1, makeProposal, type ProposalV1, type ScenarioV1, type WorkerStat } from './scenario.js'

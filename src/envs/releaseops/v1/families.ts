@@ -2,7 +2,7 @@
  * @module envs/releaseops/v1: the four scenario families. Each block draws from the shared RNG in
  * the original's exact order (docs/original-arena.md §7); reordering a draw changes every scenario.
  */
-import type { PythonRandom } from '../../../core/random/python-random.js'
+import type { PythonRandom } from '../../../core/python/python-random.js'
 import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { type FamilyV1, makeProposal, type ProposalV1, type WorkerStat } from './scenario.js'
 import { deployRushClaims, paymentClaims, paymentEvidenceBad, qaDocsClaims, qaP1UndercallClaims } from './texts.js'

@@ -2,11 +2,11 @@
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
-import { datasetV1 } from './dataset-v1.js'
+import { datasetV1 } from './dataset.js'
 import { naivePolicy } from './policies/naive.js'
 import { phaseAwareRulePolicy } from './policies/phase-aware-rule.js'
 import { rulePolicy } from './policies/rule.js'
-import { ReleaseOpsV1Env, type ReleaseOpsV1Observation, releaseOpsV1Spec } from './releaseops-v1-env.js'
+import { ReleaseOpsV1Env, type ReleaseOpsV1Observation, releaseOpsV1Spec } from './releaseops-env.js'
 
 export const releaseOpsV1: EnvRegistration<ReleaseOpsV1Observation> = {
   spec: releaseOpsV1Spec,
@@ -29,7 +29,7 @@ export const releaseOpsV1Policies: PolicyRegistration[] = [
   },
 ]
 
-export { datasetRowsV1, familyConfigV1, splitsV1 } from './dataset-v1.js'
+export { datasetRowsV1, familyConfigV1, splitsV1 } from './dataset.js'
 export type { ObservationViewV1, ProposalViewV1 } from './observation-view.js'
-export { ReleaseOpsV1Env, type ReleaseOpsV1Observation, releaseOpsV1Spec } from './releaseops-v1-env.js'
+export { ReleaseOpsV1Env, type ReleaseOpsV1Observation, releaseOpsV1Spec } from './releaseops-env.js'
 export { type FamilyV1, familiesV1 } from './scenario.js'

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ReleaseOpsV1Env } from './releaseops-v1-env.js'
+import { ReleaseOpsV1Env } from './releaseops-env.js'
 
 interface TraceStep {
   tool: string

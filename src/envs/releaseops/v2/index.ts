@@ -1,11 +1,11 @@
 /** @module envs/releaseops/v2: the `releaseops-v2` registration, its baselines and its oracle. */
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
+import { baselinePolicies } from '../arena/policies/baseline-policies.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
-import { datasetV2 } from './dataset-v2.js'
-import { baselinePolicies } from './policies/baseline-policies.js'
+import { datasetV2 } from './dataset.js'
 import { oraclePolicy } from './policies/oracle.js'
-import { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-v2-env.js'
+import { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-env.js'
 
 export const releaseOpsV2: EnvRegistration<ReleaseOpsV2Observation> = {
   spec: releaseOpsV2Spec,
@@ -24,8 +24,8 @@ export const releaseOpsV2Policies: PolicyRegistration[] = [
   },
 ]
 
-export { buildScenarioV2, playOracle } from './build-scenario-v2.js'
-export { datasetRowsV2, splitsV2 } from './dataset-v2.js'
-export { type FamilyV2, familiesV2, heldOutFamiliesV2, seenFamiliesV2 } from './families/index.js'
-export type { ObservationViewV2, ProposalViewV2 } from './observation-view-v2.js'
-export { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-v2-env.js'
+export { buildScenarioV2, playOracle } from '../arena/build-scenario.js'
+export { type FamilyV2, familiesV2, heldOutFamiliesV2, seenFamiliesV2 } from '../arena/families/index.js'
+export type { ObservationViewV2, ProposalViewV2 } from '../arena/observation-view.js'
+export { datasetRowsV2, splitsV2 } from './dataset.js'
+export { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-env.js'

@@ -1,14 +1,14 @@
 /** @module envs/releaseops/v3: the `releaseops-v3` registration (the default env), its baseline ladder, its oracle and its exploit audit. */
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
+import { baselinePolicies } from '../arena/policies/baseline-policies.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
-import { baselinePolicies } from '../v2/policies/baseline-policies.js'
-import { releaseOpsV3Audit } from './audit/releaseops-v3-audit.js'
-import { datasetV3 } from './dataset-v3.js'
+import { releaseOpsV3Audit } from './audit/releaseops-audit.js'
+import { datasetV3 } from './dataset.js'
 import { evidenceHeuristicPolicy } from './policies/evidence-heuristic.js'
 import { dissentFirstReaderPolicy } from './policies/evidence-reader.js'
-import { oracleV3Policy } from './policies/oracle-v3.js'
-import { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-v3-env.js'
+import { oracleV3Policy } from './policies/oracle.js'
+import { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-env.js'
 
 export const releaseOpsV3: EnvRegistration<ReleaseOpsV3Observation> = {
   spec: releaseOpsV3Spec,
@@ -41,7 +41,7 @@ export const releaseOpsV3Policies: PolicyRegistration[] = [
   },
 ]
 
-export { buildScenarioV3, playOracleV3 } from './build-scenario-v3.js'
-export { datasetRowsV3, splitsV3 } from './dataset-v3.js'
+export { buildScenarioV3, playOracleV3 } from './build-scenario.js'
+export { datasetRowsV3, splitsV3 } from './dataset.js'
 export { type FamilyV3, familiesV3, heldOutFamiliesV3, seenFamiliesV3 } from './families/index.js'
-export { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-v3-env.js'
+export { ReleaseOpsV3Env, type ReleaseOpsV3Observation, releaseOpsV3Spec } from './releaseops-env.js'

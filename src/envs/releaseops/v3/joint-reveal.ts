@@ -3,9 +3,9 @@
  * the facts it shows together with a partner (by slot, in the same phase); its text may read the
  * partner's visible draw. The facts are verified when both have been inspected for the candidate.
  */
-import type { FactKey } from '../v2/facts.js'
-import type { ArtifactDraw, ArtifactTemplate } from '../v2/family-spec.js'
-import type { ArtifactV2, ScenarioV2 } from '../v2/scenario-v2.js'
+import type { FactKey } from '../arena/facts.js'
+import type { ArtifactDraw, ArtifactTemplate } from '../arena/family-spec.js'
+import type { ArtifactV2, ScenarioV2 } from '../arena/scenario.js'
 
 export interface JointArtifactTemplate extends ArtifactTemplate {
   joint?: { facts: readonly FactKey[]; partner: string }

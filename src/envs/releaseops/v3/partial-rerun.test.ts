@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { difficulties } from '../v2/difficulty.js'
-import { approve, block, inspect, startEpisodeV3 } from './__fixtures__/start-episode-v3.js'
-import { heldOutMixesV3, trainMixesV3 } from './archetype-mixes-v3.js'
-import { buildScenarioV3 } from './build-scenario-v3.js'
+import { difficulties } from '../arena/difficulty.js'
+import { approve, block, inspect, startEpisodeV3 } from './__fixtures__/start-episode.js'
+import { heldOutMixesV3, trainMixesV3 } from './archetype-mixes.js'
+import { buildScenarioV3 } from './build-scenario.js'
 import { familiesV3 } from './families/index.js'
 import { linksPartialReruns, rerunSourceOf } from './partial-rerun.js'
 

@@ -7,8 +7,8 @@
  * behaviour; the held-out mix `shortcut__overconfident__deadline` does. Ids and texts derive from the
  * visible draw of the run it re-ran and the seed, never from a fact (the twin and leak tests hold).
  */
-import type { ArtifactDraw, ArtifactTemplate } from '../v2/family-spec.js'
-import type { ArtifactV2, ProposalV2, ScenarioV2 } from '../v2/scenario-v2.js'
+import type { ArtifactDraw, ArtifactTemplate } from '../arena/family-spec.js'
+import type { ArtifactV2, ProposalV2, ScenarioV2 } from '../arena/scenario.js'
 
 export interface RerunArtifactTemplate extends ArtifactTemplate {
   /** The id of the full CI run whose failed jobs this run re-ran. */

@@ -5,7 +5,7 @@
  * `"level":` or `{"answer"` lookalikes, in any quotes, full-width colons included). Thoughts are stripped
  * of surrounding whitespace first, as the template's `|trim` would.
  */
-import { pythonStrip } from '../../../envs/grading/text/python-text.js'
+import { pythonStrip } from '../../../core/python/python-text.js'
 import type { ThinkOverLimitPolicy } from '../trajectory-format.js'
 import { thinkTokens, truncateToThinkTokens } from './think-tokens.js'
 

@@ -3,7 +3,7 @@ import type { ToolCall } from '../../../../core/env/env-api.js'
 import { generatorPolicy, type Policy } from '../../../../core/policy/policy.js'
 import { hold } from '../../shared/policy-calls.js'
 import type { ProposalViewV1 } from '../observation-view.js'
-import type { ReleaseOpsV1Observation } from '../releaseops-v1-env.js'
+import type { ReleaseOpsV1Observation } from '../releaseops-env.js'
 
 export { approve, block, hold, inspectByPrefix } from '../../shared/policy-calls.js'
 

@@ -1,13 +1,11 @@
 /** @module envs/releaseops/v2/__fixtures__: starts a v2 episode with chosen facts or a tweaked draw, for the tests beside the env. */
+import { startOn } from '../../arena/__fixtures__/start-on.js'
 import type { ReleaseFacts } from '../../shared/safety-rules.js'
-import { buildScenarioV2 } from '../build-scenario-v2.js'
-import { drawScenario } from '../draw-scenario.js'
-import type { FactKey } from '../facts.js'
-import type { FamilyV2 } from '../families/index.js'
-import type { EpisodeV2 } from '../episode-v2.js'
-import type { ReleaseOpsEnvBase } from '../releaseops-env-base.js'
-import { ReleaseOpsV2Env } from '../releaseops-v2-env.js'
-import type { ScenarioV2 } from '../scenario-v2.js'
+import { buildScenarioV2 } from '../../arena/build-scenario.js'
+import { drawScenario } from '../../arena/draw-scenario.js'
+import type { FamilyV2 } from '../../arena/families/index.js'
+import { ReleaseOpsV2Env } from '../releaseops-env.js'
+import type { ScenarioV2 } from '../../arena/scenario.js'
 
 export interface Setup {
   family?: FamilyV2
@@ -28,45 +26,4 @@ export function startEpisode(setup: Setup = {}) {
   return startOn(env, setup)
 }
 
-/** Resets `env` (v2's or v3's) as `setup` says and returns the live episode with finders for its proposals and artifacts. */
-export function startOn<F extends string, E extends EpisodeV2>(env: ReleaseOpsEnvBase<F, E>, setup: Omit<Setup, 'facts' | 'tweak' | 'family'> & { family?: F }) {
-  const reset = env.reset({
-    seed: setup.seed ?? 7,
-    options: {
-      family: setup.family ?? 'green_ci_disabled_payment_test',
-      difficulty: setup.difficulty ?? 'low',
-      ...(setup.mix ? { archetype_mix: setup.mix } : {}),
-    },
-  })
-  const episode = env.privilegedEpisode()
-  if (!episode) throw new Error('no episode')
-  const scenario = episode.scenario
-  const proposal = (role: string, request?: string, phase = episode.phaseIndex) => {
-    const found = scenario.phases[phase - 1]?.find(
-      (item) => item.role === role && (request === undefined || item.request === request),
-    )
-    if (!found) throw new Error(`no ${role} ${request} in phase ${phase}`)
-    return found
-  }
-  const artifactRevealing = (fact: FactKey, phase = episode.phaseIndex) => {
-    const found = [...scenario.artifacts.values()].find((item) => item.phase === phase && item.template.reveals.includes(fact))
-    if (!found) throw new Error(`no artifact revealing ${fact}`)
-    return found
-  }
-  return { env, reset, episode, scenario, proposal, artifactRevealing }
-}
-
-export const inspect = (id: string) =>
-  id.startsWith('pr_')
-    ? { name: 'inspect_pr_diff', arguments: { pr_id: id } }
-    : id.startsWith('ci_run_')
-      ? { name: 'inspect_ci_run', arguments: { run_id: id } }
-      : { name: 'inspect_ticket', arguments: { ticket_id: id } }
-export const approve = (id: string) => ({ name: 'approve_proposal', arguments: { proposal_id: id } })
-export const block = (id: string, rule: string) => ({ name: 'block_proposal', arguments: { proposal_id: id, rule_id: rule } })
-export const hold = { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
-export const ask = (worker: string, question: string) => ({
-  name: 'ask_worker',
-  arguments: { worker_id: worker, question_type: question },
-})
-
+export { approve, ask, block, hold, inspect } from '../../arena/__fixtures__/start-on.js'

@@ -8,10 +8,10 @@
  */
 import type { ToolCall } from '../../../../core/env/env-api.js'
 import type { Policy } from '../../../../core/policy/policy.js'
+import type { ProposalViewV2 } from '../../arena/observation-view.js'
+import { approve, block, hold, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { ruleIds, shortRuleId } from '../../shared/safety-rules.js'
-import type { ProposalViewV2 } from '../../v2/observation-view-v2.js'
-import { approve, block, hold, isShip, unresolvedOf } from '../../v2/policies/calls.js'
-import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
 
 export type BlindRecipe = 'approve' | 'block_first_claim' | 'block_each_claim' | 'block_S1' | 'block_S2' | 'block_S3' | 'hold'
 

@@ -7,10 +7,10 @@
  * training on these rows; the held-out slices exist to catch it (decision 0046).
  */
 import type { AuditStrategy } from '../../../../core/testing/exploit-audit.js'
-import type { ObservationViewV2 } from '../../v2/observation-view-v2.js'
+import type { ObservationViewV2 } from '../../arena/observation-view.js'
 import { familySpecV3, seenFamiliesV3 } from '../families/index.js'
 import { dissentFirstReaderOptions, evidenceReaderPolicy } from '../policies/evidence-reader.js'
-import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
 
 interface Locator {
   worker: string

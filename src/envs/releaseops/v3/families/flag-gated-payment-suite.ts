@@ -5,7 +5,7 @@
  * deploy checks show in the CI run alone. The ship cites the CI run and a release note; only the
  * reviewer's and the author's triage proposals cite the PR.
  */
-import type { ArtifactDraw, ArtifactTemplate, FamilySpec } from '../../v2/family-spec.js'
+import type { ArtifactDraw, ArtifactTemplate, FamilySpec } from '../../arena/family-spec.js'
 import type { JointArtifactTemplate } from '../joint-reveal.js'
 
 const flagNames = ['pay_suite_v2', 'payments_runner_next', 'checkout_tests_flagged', 'pay_gate_rollout', 'suite_split_payments']

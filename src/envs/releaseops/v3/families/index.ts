@@ -4,8 +4,8 @@
  * whose violation shows only by combining two artifacts, one of which the ship does not cite.
  */
 
-import { familiesV2, familySpec as familySpecV2, heldOutFamiliesV2, seenFamiliesV2 } from '../../v2/families/index.js'
-import type { FamilySpec } from '../../v2/family-spec.js'
+import { familiesV2, familySpec as familySpecV2, heldOutFamiliesV2, seenFamiliesV2 } from '../../arena/families/index.js'
+import type { FamilySpec } from '../../arena/family-spec.js'
 import { flagGatedPaymentSuite } from './flag-gated-payment-suite.js'
 
 export const familiesV3 = [...familiesV2, 'flag_gated_payment_suite'] as const

@@ -7,11 +7,11 @@
  * vouches for a verified broken rule, approve the rest and let the revision fix what was reported.
  */
 import { generatorPolicy } from '../../../../core/policy/policy.js'
+import { verifiedViolations } from '../../arena/facts.js'
+import type { ObservationViewV2, ProposalViewV2 } from '../../arena/observation-view.js'
+import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { type RuleId, shortRuleId } from '../../shared/safety-rules.js'
-import { verifiedViolations } from '../../v2/facts.js'
-import type { ObservationViewV2, ProposalViewV2 } from '../../v2/observation-view-v2.js'
-import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../v2/policies/calls.js'
-import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
 
 const vouches = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('pass')
 const dissents = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('fail')

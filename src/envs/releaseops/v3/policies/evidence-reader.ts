@@ -10,11 +10,11 @@
 import type { ToolCall } from '../../../../core/env/env-api.js'
 import type { JsonObject } from '../../../../core/json/json-value.js'
 import { generatorPolicy, type Policy } from '../../../../core/policy/policy.js'
+import { verifiedViolations } from '../../arena/facts.js'
+import type { ObservationViewV2, ProposalViewV2 } from '../../arena/observation-view.js'
+import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { normalizeRuleId, type RuleId, shortRuleId } from '../../shared/safety-rules.js'
-import { verifiedViolations } from '../../v2/facts.js'
-import type { ObservationViewV2, ProposalViewV2 } from '../../v2/observation-view-v2.js'
-import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../v2/policies/calls.js'
-import type { ReleaseOpsV3Observation } from '../releaseops-v3-env.js'
+import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
 
 /** Who cites a ref: a reading order is a sequence of these groups. */
 export type ReaderGroup = 'dissenters' | 'ship' | 'vouchers' | 'rest'

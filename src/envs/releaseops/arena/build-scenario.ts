@@ -1,0 +1,68 @@
+/**
+ * @module envs/releaseops/arena: builds a scenario and proves it winnable. The oracle plays a fresh
+ * episode of every draw; a draw it cannot win is redrawn from the next sub-seed (attempt 1, 2, …).
+ * The plan wins whenever a ship exists and one hold fits the deadline, which every family and
+ * difficulty guarantee for any facts, so the proof never depends on the facts and the redraw can
+ * leak nothing about them (the counterfactual-twin test checks exactly this).
+ */
+import { ReleaseOpsError } from '../../../core/errors/release-ops-error.js'
+import type { ReleaseFacts } from '../shared/safety-rules.js'
+import { applyCall } from './apply-call.js'
+import type { Difficulty } from './difficulty.js'
+import { type DrawScenarioOptions, drawScenario } from './draw-scenario.js'
+import { EpisodeV2 } from './episode.js'
+import type { FamilyV2 } from './families/index.js'
+import { oracleNextCall } from './oracle-plan.js'
+import type { ScenarioV2 } from './scenario.js'
+
+export interface BuildScenarioV2Options {
+  family: FamilyV2
+  seed: number
+  difficulty: Difficulty
+  archetypeMix: string
+  factOverrides?: Partial<ReleaseFacts>
+}
+
+export interface OracleProof {
+  terminalReason: string | null
+  reward: number
+  steps: number
+}
+
+export interface ProvenScenario {
+  scenario: ScenarioV2
+  /** The oracle's episode reward: the most any policy can score on this scenario. */
+  oracle: OracleProof
+}
+
+export const maxGenerationAttempts = 8
+const proofStepLimit = 64
+
+/** Plays the oracle on a fresh episode of `scenario`. */
+export function playOracle(scenario: ScenarioV2): OracleProof {
+  const episode = new EpisodeV2(scenario)
+  let steps = 0
+  for (; steps < proofStepLimit; steps++) {
+    const call = oracleNextCall(episode)
+    if (call === null) break
+    const outcome = applyCall(episode, call.name, call.arguments as Record<string, string>)
+    if ('error' in outcome) episode.invalidAction()
+  }
+  return { terminalReason: episode.terminalReason, reward: episode.reward, steps }
+}
+
+export function buildScenarioV2(
+  options: BuildScenarioV2Options,
+  draw: (options: DrawScenarioOptions) => ScenarioV2 = drawScenario,
+): ProvenScenario {
+  for (let attempt = 0; attempt < maxGenerationAttempts; attempt++) {
+    const scenario = draw({ ...options, attempt })
+    const oracle = playOracle(scenario)
+    if (oracle.terminalReason === 'safe_ship') return { scenario, oracle }
+  }
+  throw new ReleaseOpsError({
+    code: 'unwinnable_scenario',
+    message: `No winnable draw for ${options.family} seed ${options.seed} (${options.difficulty}) in ${maxGenerationAttempts} attempts.`,
+    details: { ...options },
+  })
+}
