@@ -20,6 +20,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // In-process tests that mock nothing and register nothing global share one module graph per
+          // worker instead of importing it again for every file.
+          isolate: false,
           include: unitInclude,
           exclude: [...configDefaults.exclude, ...elsewhere, ...outOfProcessUnitTests],
         },
