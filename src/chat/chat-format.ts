@@ -55,7 +55,7 @@ export interface ParseResult {
 
 export interface RenderOptions {
   messages: readonly ChatMessage[]
-  tools?: readonly ChatTool[] | null
+  tools?: readonly ChatTool[] | null | undefined
   addGenerationPrompt?: boolean
   /** Undefined leaves the template's default (thinking on for qwen3 and qwen3.5, off for qwen3.5-nothink). */
   enableThinking?: boolean
@@ -86,8 +86,4 @@ export interface ChatFormat {
   formatAssistant(message: AssistantMessage, options?: FormatAssistantOptions): string
   /** Whether a generation prompt rendered with these options ends inside an open `<think>`. */
   opensThink(enableThinking: boolean | undefined): boolean
-}
-
-export function emptyParse(): ParseResult {
-  return { content: null, reasoning: null, toolCalls: [], issues: [], repairs: 0 }
 }

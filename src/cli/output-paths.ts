@@ -4,12 +4,14 @@
  * typed errors (exit 2) naming the flag, not a stack trace after the whole run. Writability is probed
  * with a real file in the nearest existing directory, so the answer is the filesystem's own.
  */
+
 import { randomUUID } from 'node:crypto'
 import { stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import type { ErrorCode } from '../core/errors/error-code.js'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 
-function outputError(options: { code: string; flag: string; path: string; message: string }): InvalidInputError {
+function outputError(options: { code: ErrorCode; flag: string; path: string; message: string }): InvalidInputError {
   return new InvalidInputError({
     code: options.code,
     message: `${options.flag} ${options.path}: ${options.message}`,

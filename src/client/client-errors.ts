@@ -3,9 +3,10 @@ import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 
 /**
  * The server answered with an error frame. `code` is the server's own code when it sent one
- * (`reset_needed`, `validation_error`, `capacity_reached`), else OpenEnv's WebSocket code lower-cased.
+ * (`reset_needed`, `validation_error`, `capacity_reached`), else OpenEnv's WebSocket code lower-cased:
+ * a remote's code, so any string.
  */
-export class ServerError extends ReleaseOpsError {
+export class ServerError extends ReleaseOpsError<string> {
   readonly wireCode: string
 
   constructor(data: Record<string, unknown>) {

@@ -4,9 +4,11 @@
  * optionally suffixed `#<policy>` to pick one policy of a multi-policy file. Episodes are keyed by their
  * row's content (the row without its prompt) and sample / repeat number, so two runs pair row by row.
  */
+
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import type { ErrorCode } from '../core/errors/error-code.js'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import type { JsonObject } from '../core/json/json-value.js'
 
@@ -55,7 +57,7 @@ function canonical(value: unknown): string {
 
 const identity = (fields: JsonObject) => createHash('sha256').update(canonical(fields)).digest('hex').slice(0, 16)
 
-function invalid(path: string, message: string, code = 'invalid_compare_input'): InvalidInputError {
+function invalid(path: string, message: string, code: ErrorCode = 'invalid_compare_input'): InvalidInputError {
   return new InvalidInputError({ code, path, message, issues: [] })
 }
 

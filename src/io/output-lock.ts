@@ -172,12 +172,3 @@ export async function withOutputLock<T>(target: string, run: () => Promise<T>): 
     lock.release()
   }
 }
-
-export function withOutputLockSync<T>(target: string, run: () => T): T {
-  const lock = acquireOutputLock(target)
-  try {
-    return run()
-  } finally {
-    lock.release()
-  }
-}

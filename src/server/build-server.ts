@@ -35,7 +35,7 @@ export interface BuildServerOptions {
   workerIndex?: number
   forward?: ServerContext['forward']
   /** Outputs root, trainer and Hub settings of the operational routes (defaults from the environment). */
-  training?: TrainingSettingsInput
+  training?: TrainingSettingsInput | undefined
 }
 
 export interface BuiltServer {

@@ -2,10 +2,11 @@
  * @module server: a listen failure as a coded error with what to do about it (issue 28 item 11), so
  * `releaseops serve` prints one line, not a stack trace.
  */
+import type { ErrorCode } from '../core/errors/error-code.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 
 export class ListenError extends ReleaseOpsError {
-  constructor(options: { code: string; message: string; host: string; port: number; cause: unknown }) {
+  constructor(options: { code: ErrorCode; message: string; host: string; port: number; cause: unknown }) {
     super({ ...options, details: { host: options.host, port: options.port } })
     this.name = 'ListenError'
   }

@@ -15,7 +15,7 @@ export interface StartServerOptions {
   registryDefaultEnvId: string
   workerIndex?: number
   forward?: ServerContext['forward']
-  training?: BuildServerOptions['training']
+  training?: BuildServerOptions['training'] | undefined
 }
 
 export interface RunningServer extends BuiltServer {

@@ -5,14 +5,15 @@
  * coded error, never a file outside the root.
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
+import type { ErrorCode } from '../core/errors/error-code.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import { makeOutputsDirectory } from './make-outputs-directory.js'
 
 export class OutputsPathError extends ReleaseOpsError {
   readonly status: number
 
-  constructor(options: { code: string; message: string; path: string; status?: number }) {
+  constructor(options: { code: ErrorCode; message: string; path: string; status?: number }) {
     super({ code: options.code, message: options.message, path: options.path })
     this.name = 'OutputsPathError'
     this.status = options.status ?? 400
@@ -160,11 +161,4 @@ export async function listOutputs(options: {
   }
   await walk(start.absolute, 1)
   return { path: start.relative, entries, truncated }
-}
-
-/** A folder for the server's own writes (runs, eval jobs) inside the root, created if needed. */
-export async function ensureOutputsFolder(root: string, ...segments: string[]): Promise<string> {
-  const folder = resolve(root, ...segments)
-  await makeOutputsDirectory(folder)
-  return folder
 }

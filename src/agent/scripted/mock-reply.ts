@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import type { ChatFormat } from '../../chat/chat-format.js'
 import { type AssistantMessage, assistantWithCalls, type ChatMessage } from '../../chat/chat-message.js'
 import { chatFormat } from '../../chat/format-registry.js'
+import type { ErrorCode } from '../../core/errors/error-code.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { TokenCounter } from '../token-counter.js'
 import { toolCallId } from '../wire-messages.js'
@@ -29,7 +30,7 @@ export interface MockReply {
   usage: MockUsage | null
 }
 
-function badRequest(code: string, message: string): ReleaseOpsError {
+function badRequest(code: ErrorCode, message: string): ReleaseOpsError {
   return new ReleaseOpsError({ code, message })
 }
 

@@ -4,6 +4,7 @@
  * --resume); the summary adds repaired actions, parse issues, tokens, latency percentiles and pass^k.
  * Exit code 3 when some episodes stayed unscored because the endpoint kept failing.
  */
+
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
@@ -15,6 +16,7 @@ import { modelAgent } from '../../agent/model-agent.js'
 import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
 import type { ChatFormatId } from '../../chat/format-registry.js'
+import type { ErrorCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envRegistry } from '../../envs/index.js'
 import { addRunFacts } from '../../eval/add-run-facts.js'
@@ -118,7 +120,7 @@ export function isLlmEval(options: LlmEvalCommandOptions): boolean {
   return options.model !== undefined || options.baseUrl !== undefined || options.gguf !== undefined
 }
 
-function invalid(code: string, message: string): InvalidInputError {
+function invalid(code: ErrorCode, message: string): InvalidInputError {
   return new InvalidInputError({ code, message, issues: [] })
 }
 

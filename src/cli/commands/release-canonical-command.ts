@@ -23,8 +23,13 @@ interface SplitFlags {
   failedAudit?: string
 }
 
+/** `T` without the keys whose value is undefined (what `defined` returns). */
+type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>
+}
+
 const defined = <T extends object>(value: T) =>
-  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Defined<T>
 
 export function registerReleaseCanonicalCommand(release: Command): void {
   const canonical = release

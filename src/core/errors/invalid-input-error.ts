@@ -1,3 +1,4 @@
+import type { ErrorCode } from './error-code.js'
 import { ReleaseOpsError } from './release-ops-error.js'
 
 export interface InputIssue {
@@ -10,7 +11,7 @@ export interface InputIssue {
 export class InvalidInputError extends ReleaseOpsError {
   readonly issues: readonly InputIssue[]
 
-  constructor(options: { message: string; issues: readonly InputIssue[]; path?: string; code?: string }) {
+  constructor(options: { message: string; issues: readonly InputIssue[]; path?: string | undefined; code?: ErrorCode }) {
     super({
       code: options.code ?? 'invalid_input',
       message: options.message,

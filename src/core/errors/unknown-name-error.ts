@@ -1,7 +1,7 @@
 import { ReleaseOpsError } from './release-ops-error.js'
 
-/** A registry lookup (env id, policy name, format id, split) found nothing. */
-export class UnknownNameError extends ReleaseOpsError {
+/** A registry lookup (env id, policy name, format id, split) found nothing: code `unknown_<kind>`. */
+export class UnknownNameError extends ReleaseOpsError<`unknown_${string}`> {
   constructor(options: { kind: string; name: string; known: readonly string[] }) {
     super({
       code: `unknown_${options.kind}`,

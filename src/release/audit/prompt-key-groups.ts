@@ -5,6 +5,7 @@
  * found wherever it lies. The split named in the options only says which records (and keys) are counted
  * as audited.
  */
+import { carriedCode } from '../../core/errors/error-code.js'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { PromptKeys } from '../canonical/prompt-key.js'
 import { recordLocation } from '../canonical/record-location.js'
@@ -154,7 +155,7 @@ export class PromptKeyGroups {
     const { issues } = this
     if (issues.length === 0) return
     throw new InvalidInputError({
-      code: issues[0]?.code ?? 'invalid_record',
+      code: carriedCode(issues[0]?.code ?? 'invalid_record'),
       message: `${this.options.source} cannot be audited: ${issues[0]?.path}: ${issues[0]?.message}.`,
       issues: issues.slice(0, 500),
     })

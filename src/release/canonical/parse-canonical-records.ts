@@ -3,6 +3,7 @@
  * contract that a resolved record has a target and anything else has none. Problems name the record's
  * file, position and spreadsheet row.
  */
+import { carriedCode } from '../../core/errors/error-code.js'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { readRecordArray } from '../../io/record-array-file.js'
 import { type CanonicalRecord, canonicalRecordSchema } from '../contracts/canonical-record.js'
@@ -46,7 +47,7 @@ export function parseCanonicalRecords(
 export function invalidRecordsError(source: string, issues: readonly InputIssue[]): InvalidInputError {
   const first = issues[0]
   return new InvalidInputError({
-    code: first?.code ?? 'invalid_record',
+    code: carriedCode(first?.code ?? 'invalid_record'),
     path: first?.path ?? source,
     message: `${source} has invalid canonical records (${issues.length}); first: ${first?.path}: ${first?.message}.`,
     issues: issues.slice(0, 500),

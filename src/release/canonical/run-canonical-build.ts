@@ -2,8 +2,10 @@
  * @module release/canonical: `releaseops release canonical build`: processed records + dataset config +
  * registry + corpus → `<canonical-dir>/<dataset>/{all.json, resolution_report.json}`, published atomically.
  */
+
 import { writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type CategoryCorpus, parseCategoryCorpus } from '../../envs/grading/assets/category-corpus.js'
@@ -39,7 +41,12 @@ export interface RunCanonicalBuildOptions {
   allowUnresolved?: boolean
 }
 
-export function pickPath(options: { file?: string; directory?: string; name: string; flag: string }): string {
+export function pickPath(options: {
+  file?: string | undefined
+  directory?: string | undefined
+  name: string
+  flag: string
+}): string {
   if (options.file && options.directory) {
     throw new InvalidInputError({
       code: 'conflicting_options',
@@ -138,7 +145,7 @@ export function throwBuildIssues(source: string, issues: readonly InputIssue[]):
   if (issues.length === 0) return
   const first = issues[0]
   throw new InvalidInputError({
-    code: first?.code ?? 'invalid_record',
+    code: carriedCode(first?.code ?? 'invalid_record'),
     path: first?.path ?? source,
     message: `${source} has ${issues.length} invalid record(s); first: ${first?.path}: ${first?.message}.`,
     issues: issues.slice(0, 500),

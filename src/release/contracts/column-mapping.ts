@@ -28,7 +28,7 @@ export type StandardField = (typeof standardFields)[number]
 export type ColumnMapping = ReadonlyMap<string, StandardField>
 
 export function parseColumnMapping(value: unknown, source: string): ColumnMapping {
-  const asset = { kind: 'column mapping', source, code: 'invalid_mapping' }
+  const asset = { kind: 'column mapping', source, code: 'invalid_mapping' as const }
   const shape = z.record(z.string(), z.string()).safeParse(value)
   if (!shape.success || Object.keys(shape.data).length === 0) {
     invalidAsset(asset, [

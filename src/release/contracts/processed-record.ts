@@ -4,16 +4,6 @@
  */
 import { z } from 'zod'
 
-export const metadataFieldNames = [
-  'database_name',
-  'database_description',
-  'table_name',
-  'table_description',
-  'field_name',
-  'field_description',
-  'field_type',
-] as const
-
 export const fieldMetadataSchema = z.looseObject({
   database_name: z.string(),
   database_description: z.string(),

@@ -2,7 +2,9 @@
  * @module release/inputs: loads a task from its files (registry, corpus, task config, grading config or a
  * grading manifest entry), validates each, checks them against each other and hashes the exact bytes.
  */
+
 import { isAbsolute, relative, resolve } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { parseCategoryCorpus } from '../../envs/grading/assets/category-corpus.js'
 import { type GradingConfig, parseGradingConfig } from '../../envs/grading/assets/grading-config.js'
@@ -125,7 +127,7 @@ export function loadTaskFiles(files: TaskFiles): LoadedTask {
         path: issue.path.replace(/^registry:/, `${files.registry}:`).replace(/^corpus:/, `${files.corpus}:`),
       }))
       throw new InvalidInputError({
-        code: error.code,
+        code: carriedCode(error.code),
         path: files.corpus,
         message: `${files.corpus} does not cover ${files.registry} exactly: ${issues[0]?.message}.`,
         issues,

@@ -4,8 +4,10 @@
  * label-gap waiver, belongs to that dataset, was built from the same task files and from the grading
  * standard the manifest pins, and every artifact must still hash to what the report recorded.
  */
+
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256File, sha256Hex } from '../../io/sha256.js'
@@ -142,7 +144,7 @@ export function readInputRelease(spec: MixtureInputSpec, expect: InputExpectatio
   }
   if (issues.length > 0) {
     throw new InvalidInputError({
-      code: issues[0]?.code ?? 'mixture_input_invalid',
+      code: carriedCode(issues[0]?.code ?? 'mixture_input_invalid'),
       path: issues[0]?.path ?? reportPath,
       message: `Input release ${spec.dataset} (${spec.directory}) cannot be mixed: ${issues[0]?.message}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}.`,
       issues,

@@ -5,8 +5,10 @@
  * Both releases are published only once the audits and the label-gap gate have passed, so a failure
  * publishes nothing.
  */
+
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { publishDirectory } from '../../io/publish-directory.js'
@@ -151,7 +153,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
     const plan = planLegacySft({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
     if (plan.issues.length > 0 || plan.gate.status === 'failed') {
       throw new InvalidInputError({
-        code: plan.issues[0]?.code ?? 'label_gap',
+        code: carriedCode(plan.issues[0]?.code ?? 'label_gap'),
         message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
         issues: plan.issues.slice(0, 100),
       })

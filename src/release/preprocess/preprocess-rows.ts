@@ -4,7 +4,9 @@
  * sheet without the mapped headers is skipped and named in the report, unless `--sheet` asked for it.
  * Any bad header, cell or duplicate fails with every problem listed.
  */
+
 import { basename } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { sha256File } from '../../io/sha256.js'
 import type { ColumnMapping } from '../contracts/column-mapping.js'
@@ -33,7 +35,7 @@ function failed(processor: RowPreprocessor, input: string): InvalidInputError {
   const first = processor.issues[0]
   const more = processor.totalIssues > 1 ? ` (+${processor.totalIssues - 1} more)` : ''
   return new InvalidInputError({
-    code: first?.code ?? 'invalid_input',
+    code: carriedCode(first?.code ?? 'invalid_input'),
     path: first?.path ?? input,
     message: `${basename(input)} was not preprocessed: ${first?.path}: ${first?.message}${more}.`,
     issues: processor.issues,

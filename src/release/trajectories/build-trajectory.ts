@@ -9,6 +9,7 @@
  * the smallest top-level group that does not hold the answer, then answer from the catalog anyway.
  */
 
+import type { ErrorCode } from '../../core/errors/error-code.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { JsonObject } from '../../core/json/json-value.js'
 import { pythonDumpsUnicode } from '../../core/python/python-json.js'
@@ -55,7 +56,7 @@ export function terminalAnswerJson(choiceId: string, level: string): string {
   return pythonDumpsUnicode({ answer: choiceId, level })
 }
 
-function internalError(code: string, source: TrajectorySource, message: string): ReleaseOpsError {
+function internalError(code: ErrorCode, source: TrajectorySource, message: string): ReleaseOpsError {
   return new ReleaseOpsError({ code, path: `source_id=${source.sourceId}`, message })
 }
 

@@ -4,7 +4,9 @@
  * per split, as `TrajectorySource`s (prompt metadata as text). The task must show `field_name` and
  * `table_name`, since every search call passes them.
  */
+
 import { basename } from 'node:path'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { metadataText } from '../../envs/grading/native-prompt.js'
@@ -61,7 +63,7 @@ export function planTrajectories(options: {
   if (plan.issues.length > 0) {
     const first = plan.issues[0]
     throw new InvalidInputError({
-      code: first?.code ?? 'invalid_record',
+      code: carriedCode(first?.code ?? 'invalid_record'),
       path: first?.path ?? options.source,
       message: `${options.source} has records no trajectory can be built from (${plan.issues.length}); first: ${first?.path}: ${first?.message}.`,
       issues: plan.issues.slice(0, 500),

@@ -27,7 +27,3 @@ export function trajectoryClassOf(sourceId: string): TrajectoryClass {
   const digest = hash('sha256', `tool-trajectory:${sourceId}`, 'hex')
   return trajectoryClasses[Number.parseInt(digest.charAt(63), 16) % 4] as TrajectoryClass
 }
-
-export function isTrajectoryClass(value: unknown): value is TrajectoryClass {
-  return typeof value === 'string' && (trajectoryClasses as readonly string[]).includes(value)
-}

@@ -4,8 +4,10 @@
  * release (so one run lists every missing or bad thought), and any of them fails the export: the partial
  * files are removed and the issues thrown.
  */
+
 import { join } from 'node:path'
 import type { ChatTool } from '../../chat/chat-message.js'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { type SplitName, splitNames } from '../contracts/canonical-record.js'
@@ -91,7 +93,7 @@ export function writeTrajectorySplits(options: {
     if (issues.length > 0) {
       const first = issues[0] as InputIssue
       throw new InvalidInputError({
-        code: first.code,
+        code: carriedCode(first.code),
         path: first.path,
         message: `${issues.length} thought problem(s); first: ${first.path}: ${first.message}.`,
         issues: issues.slice(0, 500),

@@ -1,4 +1,5 @@
 /** @module release/workers: typed errors cross the thread boundary as JSON and are rebuilt on this side. */
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 
@@ -30,14 +31,14 @@ export function serializeError(error: unknown): SerializedError {
 export function deserializeError(error: SerializedError): Error {
   if (error.invalidInput) {
     return new InvalidInputError({
-      code: error.code,
+      code: carriedCode(error.code),
       message: error.message,
       issues: error.issues ?? [],
       ...(error.path === undefined ? {} : { path: error.path }),
     })
   }
   return new ReleaseOpsError({
-    code: error.code,
+    code: carriedCode(error.code),
     message: error.message,
     ...(error.path === undefined ? {} : { path: error.path }),
   })

@@ -33,15 +33,6 @@ export interface XlsxRowSource {
   mergedRanges?(): number
 }
 
-/** A cell value as text, for values that are already JS values (booleans as pandas prints them). */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (typeof value === 'string') return value
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
-  if (typeof value === 'boolean') return value ? 'True' : 'False'
-  return String(value)
-}
-
 function sheetNotFound(path: string, sheet: string, names: readonly string[]): InvalidInputError {
   return new InvalidInputError({
     code: 'sheet_not_found',

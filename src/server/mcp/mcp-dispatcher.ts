@@ -28,7 +28,7 @@ export interface McpContext {
   /** The session a connection-bound transport owns (`/ws`, `WS /mcp`, stdio). */
   session?: EnvSession
   /** The `Mcp-Session-Id` header of an HTTP request. */
-  headerSessionId?: string
+  headerSessionId?: string | undefined
   /** HTTP: `initialize` created a session; the route returns its id in the `Mcp-Session-Id` header. */
   onSessionCreated?: (sessionId: string) => void
   /** Batch caps (`answerJsonRpc`); `defaultBatchLimits` when absent. */

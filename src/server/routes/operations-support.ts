@@ -4,9 +4,11 @@
  * at from a child process on the same machine, the refusal used in `--workers N` mode, the 422 for a
  * request that fails its schema, and starting a run (a trainer that failed at once is a 500).
  */
+
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
 import type { TrainingStartRequest } from '../../train/training-request.js'
@@ -20,7 +22,7 @@ export function asHttpError(error: unknown): unknown {
   if (typeof status !== 'number') return error
   return new HttpError({
     status,
-    code: error.code,
+    code: carriedCode(error.code),
     message: error.message,
     ...(error.path === undefined ? {} : { path: error.path }),
     ...(error.details === undefined ? {} : { details: error.details }),
@@ -67,7 +69,7 @@ export function parseOrUnprocessable<S extends z.ZodType>(
   const issue = parsed.error.issues[0]
   throw new HttpError({
     status: 422,
-    code: error.code,
+    code: carriedCode(error.code),
     path: issue?.path.join('.') ?? '',
     message: issue?.message ?? error.fallback,
   })
@@ -84,7 +86,7 @@ export async function startTraining(options: {
   if (status.state === 'failed') {
     throw new HttpError({
       status: 500,
-      code: status.error?.code ?? 'trainer_failed',
+      code: carriedCode(status.error?.code ?? 'trainer_failed'),
       message: status.error?.message ?? 'The trainer could not be started.',
       details: { status },
     })

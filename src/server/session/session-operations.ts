@@ -12,7 +12,7 @@ import {
   observationPayloadJson,
 } from '../wire/observation-payload.js'
 import { describeIssues, issuesFromZod } from '../wire/validation-issues.js'
-import { type Action, actionSchema, type ResetKwargs, resetKwargsSchema } from '../wire/wire-schemas.js'
+import { type Action, type ResetKwargs, resetKwargsSchema } from '../wire/wire-schemas.js'
 import type { EnvSession } from './env-session.js'
 
 export type ParsedAction = { kind: 'tool' | 'call_tool'; call: ToolCall } | { kind: 'list_tools' }
@@ -35,10 +35,6 @@ export function toParsedAction(action: Action): ParsedAction {
     return { kind: 'call_tool', call: { name: action.tool_name as string, arguments: action.arguments ?? {} } }
   }
   return { kind: 'tool', call: { name: action.tool as string, arguments: action.arguments } }
-}
-
-export function parseAction(value: unknown, prefix: readonly string[] = []): ParsedAction {
-  return toParsedAction(parseWire(actionSchema, value, prefix))
 }
 
 export function parseResetKwargs(value: unknown, prefix: readonly string[] = []): ResetKwargs | undefined {

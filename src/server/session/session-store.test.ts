@@ -11,7 +11,7 @@ function storeWithClock(options: { maxSessions?: number; sessionTimeoutMs?: numb
   const store = new SessionStore({
     maxSessions: options.maxSessions ?? 4,
     sessionTimeoutMs: options.sessionTimeoutMs ?? 100,
-    idPrefix: options.idPrefix,
+    ...(options.idPrefix === undefined ? {} : { idPrefix: options.idPrefix }),
     now: () => now,
   })
   return { store, advance: (ms: number) => (now += ms) }

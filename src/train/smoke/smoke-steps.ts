@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import type { ErrorCode } from '../../core/errors/error-code.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { envRegistry, policyRegistry } from '../../envs/index.js'
 import { holdFirstPolicy, holdFirstPolicyName } from '../hold-first-policy.js'
@@ -16,7 +17,7 @@ import { packageRoot } from '../training-settings.js'
 import { killGroup, onInterrupt } from './smoke-interrupt.js'
 
 export class SmokeStepError extends ReleaseOpsError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super({ code, message })
     this.name = 'SmokeStepError'
   }

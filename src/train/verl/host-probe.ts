@@ -168,8 +168,3 @@ export function checkHost(facts: HostFacts, requirements: HostRequirements): Che
     facts: { ...facts, requirements },
   }
 }
-
-/** Where the interpreter imports VeRL from (the probed package directory). */
-export function probedVerlRoot(facts: HostFacts): string | null {
-  return facts.python?.verl_root ?? null
-}

@@ -27,7 +27,7 @@ export const launchManifestFormat = 'releaseops-verl-launch-v1'
 export interface VerlPreflightOptions {
   runDirectory: string
   /** The declared VeRL patches; none declared when absent (no run kind needs one on VeRL 0.9). */
-  patchList?: string
+  patchList?: string | undefined
   /** The installed `verl` package directory; default: where the training interpreter imports it from. */
   verlRoot?: string
   nvidiaSmi?: string
@@ -37,7 +37,7 @@ export interface VerlPreflightOptions {
   /** RLOO: the trajectory release the reference was fine-tuned on, whose thinking flag must match. */
   sftRelease?: string
   /** RLOO: the passed `gate rollout` report of the reference on this release (no gate, no RLOO: docs/release-runbook.md §6). */
-  gateReport?: string
+  gateReport?: string | undefined
   /** The split the gate must cover (default val) and the fewest episodes it may decide on. */
   gateSplit?: string
   gateMinDenominator?: number

@@ -4,8 +4,10 @@
  * mixture → `rloo`; a raw RL release's stage2 rows are no episodes, so it feeds none), its trajectory format id, its thinking flag, its datasets, and the
  * artifact hashes, each re-checked against the files.
  */
+
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { ErrorCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256File, sha256Hex } from '../../io/sha256.js'
@@ -38,7 +40,7 @@ export const releaseRunKind: Record<ReleaseKind, VerlRunKind | null> = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-function invalid(path: string, code: string, message: string): InvalidInputError {
+function invalid(path: string, code: ErrorCode, message: string): InvalidInputError {
   return new InvalidInputError({ code, path, message, issues: [{ code, path, message }] })
 }
 

@@ -5,9 +5,11 @@
  * (settings, release facts, Hydra overrides, entry point, and the sha256 of every file written), so
  * `verl preflight` can prove on the training machine that nothing changed since.
  */
+
 import { cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
@@ -159,7 +161,7 @@ export async function runVerlConfig(options: {
   if (problems.length > 0) {
     const first = problems[0] as { code: string; message: string }
     throw new InvalidInputError({
-      code: first.code,
+      code: carriedCode(first.code),
       path: release.directory,
       message: `Release ${release.directory} does not fit this ${settings.kind} run: ${problems.map((problem) => problem.message).join('; ')}.`,
       issues: problems.map((problem) => ({ ...problem, path: release.directory })),

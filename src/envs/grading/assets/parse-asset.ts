@@ -2,7 +2,9 @@
  * @module envs/grading: one way to validate a task asset: zod issues become an `InvalidInputError` whose
  * issue paths name the source (`registry.json:categories.3.category_id`).
  */
+
 import type { z } from 'zod'
+import type { ErrorCode } from '../../../core/errors/error-code.js'
 import { type InputIssue, InvalidInputError } from '../../../core/errors/invalid-input-error.js'
 
 export interface AssetSource {
@@ -11,7 +13,7 @@ export interface AssetSource {
   /** Where it came from (a file path or a label); prefixes every issue path. */
   source: string
   /** The error code when the asset is invalid. */
-  code: string
+  code: ErrorCode
 }
 
 /** `source:dotted.path` (or just the source for a top-level issue). */

@@ -22,12 +22,6 @@ export const ruleOfFact: Readonly<Record<FactKey, RuleId>> = {
   deploy_checks_passed: 'deploy_checks_before_ship',
 }
 
-export const factsOfRule: Readonly<Record<RuleId, readonly FactKey[]>> = {
-  no_p1_open: ['open_p1_bug'],
-  payments_tests_must_pass: ['payment_tests_disabled', 'payment_tests_passing'],
-  deploy_checks_before_ship: ['deploy_checks_passed'],
-}
-
 export function isFactBad(facts: ReleaseFacts, key: FactKey): boolean {
   return facts[key] === badValue[key]
 }

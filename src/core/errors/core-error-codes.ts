@@ -1,0 +1,18 @@
+/** @module core: the error codes core throws, checked against its sources by test/error-codes.test.ts. */
+export const coreErrorCodes = [
+  'conformance_failed',
+  'duplicate_env_id',
+  'duplicate_policy',
+  'invalid_env_id',
+  'invalid_input',
+  'invalid_reset_options',
+  'reset_needed',
+] as const
+
+export type CoreErrorCode = (typeof coreErrorCodes)[number]
+
+declare module './error-code.js' {
+  interface ErrorCodesByLayer {
+    core: CoreErrorCode
+  }
+}
