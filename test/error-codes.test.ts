@@ -12,6 +12,7 @@ import { clientErrorCodes } from '../src/client/client-error-codes.js'
 import { coreErrorCodes } from '../src/core/errors/core-error-codes.js'
 import { envsErrorCodes } from '../src/envs/envs-error-codes.js'
 import { evalErrorCodes } from '../src/eval/eval-error-codes.js'
+import { ioErrorCodes } from '../src/io/io-error-codes.js'
 import { releaseErrorCodes } from '../src/release/release-error-codes.js'
 import { serverErrorCodes } from '../src/server/server-error-codes.js'
 import { trainErrorCodes } from '../src/train/train-error-codes.js'
@@ -25,6 +26,7 @@ const lists: Record<string, readonly string[]> = {
   core: coreErrorCodes,
   envs: envsErrorCodes,
   eval: evalErrorCodes,
+  io: ioErrorCodes,
   release: releaseErrorCodes,
   server: serverErrorCodes,
   train: trainErrorCodes,

@@ -9,7 +9,6 @@ export const envsErrorCodes = [
   'invalid_reset_options',
   'invalid_task_config',
   'privileged_policy_needs_env',
-  'strict_json',
   'unwinnable_scenario',
 ] as const
 

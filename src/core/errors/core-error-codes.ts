@@ -7,6 +7,7 @@ export const coreErrorCodes = [
   'invalid_input',
   'invalid_reset_options',
   'reset_needed',
+  'strict_json',
 ] as const
 
 export type CoreErrorCode = (typeof coreErrorCodes)[number]
