@@ -15,7 +15,8 @@ import type {
   ToolCall,
 } from '../core/env/env-api.js'
 import type { JsonObject } from '../core/json/json-value.js'
-import { ConnectionLostError, EpisodeLostError } from './client-errors.js'
+import { type ObservationReply, observationReplySchema } from '../core/wire/openenv-reply.js'
+import { ConnectionLostError, EpisodeLostError, MalformedReplyError } from './client-errors.js'
 import { fetchEnvSpec } from './fetch-env-spec.js'
 import { WsConnection, type WsReply } from './ws-connection.js'
 
@@ -33,13 +34,6 @@ export interface ConnectEnvOptions {
 }
 
 type Settings = Required<Omit<ConnectEnvOptions, 'token'>> & { headers: Record<string, string>; wsUrl: string }
-
-interface WirePayload {
-  observation: Observation & { metadata?: unknown }
-  reward: number | null
-  done: boolean
-  metadata: { terminated: boolean; truncated: boolean; info: EpisodeInfo; text: string }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -92,8 +86,8 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     if (params.options !== undefined) data.options = params.options
     const reply = await this.call({ type: 'reset', data }, false)
     this.journal = { reset: data, calls: [], lastRaw: reply.raw }
-    const payload = reply.data as WirePayload
-    return { observation: this.observationOf(payload), info: payload.metadata.info }
+    const payload = parseObservationReply(reply)
+    return { observation: this.observationOf(payload), info: infoOf(payload) }
   }
 
   async step(call: ToolCall): Promise<StepResult<O>> {
@@ -103,9 +97,15 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
       this.journal.calls.push(action)
       this.journal.lastRaw = reply.raw
     }
-    const payload = reply.data as WirePayload
-    const { terminated, truncated, info } = payload.metadata
-    return { observation: this.observationOf(payload), reward: payload.reward ?? 0, terminated, truncated, info }
+    const payload = parseObservationReply(reply)
+    const { terminated, truncated } = payload.metadata
+    return {
+      observation: this.observationOf(payload),
+      reward: payload.reward ?? 0,
+      terminated,
+      truncated,
+      info: infoOf(payload),
+    }
   }
 
   /** The text the server rendered for an observation this client returned. */
@@ -131,10 +131,11 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     this.connection?.terminate()
   }
 
-  private observationOf(payload: WirePayload): O {
+  private observationOf(payload: ObservationReply): O {
     const { metadata: _metadata, ...observation } = payload.observation
     this.texts.set(observation, payload.metadata.text)
-    return observation as O
+    // Validated above; every value came from JSON.parse, so it is JSON.
+    return observation as unknown as O
   }
 
   /** One request; on a lost connection, reconnect (with replay when `restore`) and retry. */
@@ -177,6 +178,18 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     }
   }
 }
+
+/** A reset or step reply as the wire module declares it; anything else is a coded `malformed_reply`. */
+function parseObservationReply(reply: WsReply): ObservationReply {
+  const parsed = observationReplySchema.safeParse(reply.data)
+  if (!parsed.success) throw new MalformedReplyError(reply.type, parsed.error.issues)
+  // The reply as sent, not zod's copy: a loose object's copy puts declared keys first, and an
+  // observation's key order is what records and renders of it keep.
+  return reply.data as ObservationReply
+}
+
+/** Validated by the schema (cumulative_reward, step_count); the rest is JSON from JSON.parse. */
+const infoOf = (payload: ObservationReply) => payload.metadata.info as EpisodeInfo
 
 function stripRequestId(raw: string): string {
   return raw.replace(/,"request_id":"c\d+"}$/, '}')

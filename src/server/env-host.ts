@@ -5,6 +5,7 @@
 import type { Env, ResetParams } from '../core/env/env-api.js'
 import type { EnvRegistration, EnvRegistry } from '../core/registry/env-registry.js'
 import { toolParametersSchema } from '../core/tools/define-tool.js'
+import { embeddedJsonSchema, envErrorSchema, replyMetadataSchema } from '../core/wire/openenv-reply.js'
 import { packageVersion } from './package-version.js'
 import type { ResetKwargs } from './wire/wire-schemas.js'
 
@@ -32,17 +33,9 @@ const stateSchema = {
   },
 } as const
 
-const metadataSchema = {
-  type: 'object',
-  description: 'Kept on the wire (OpenEnv #616): episode flags, info and the rendered text.',
-  properties: {
-    terminated: { type: 'boolean' },
-    truncated: { type: 'boolean' },
-    info: { type: 'object', description: 'Env info: cumulative_reward, step_count and env-specific fields.' },
-    text: { type: 'string', description: 'The observation rendered as the model sees it.' },
-    error: { type: 'object', description: 'Set when the call was bad: {code, message, issues?}.' },
-  },
-}
+/** `/schema`'s observation parts, derived from the one wire declaration. */
+const metadataJsonSchema = embeddedJsonSchema(replyMetadataSchema)
+const envErrorJsonSchema = embeddedJsonSchema(envErrorSchema)
 
 export class EnvHost {
   readonly id: string
@@ -147,7 +140,7 @@ export class EnvHost {
         title: `${this.id} observation`,
         description: 'The env observation (plain JSON) with OpenEnv metadata kept, as sent inside step and reset replies.',
         additionalProperties: true,
-        properties: { metadata: metadataSchema, error: metadataSchema.properties.error },
+        properties: { metadata: metadataJsonSchema, error: envErrorJsonSchema },
       },
       state: stateSchema,
     }
