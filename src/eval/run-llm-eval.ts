@@ -161,12 +161,18 @@ export async function runLlmEval(options: RunLlmEvalOptions): Promise<LlmEvalRun
     await writer?.close()
   }
   if (failure !== undefined) throw failure
+  const lines = inTaskOrder(finished, options.rows.length, samples)
+  return { lines, resumed, ran, droppedBytes, aborted: options.signal?.aborted === true }
+}
+
+/** The finished lines in row-then-sample order. */
+function inTaskOrder(finished: ReadonlyMap<string, LlmEpisodeLine>, rows: number, samples: number): LlmEpisodeLine[] {
   const lines: LlmEpisodeLine[] = []
-  for (let rowIndex = 0; rowIndex < options.rows.length; rowIndex++) {
+  for (let rowIndex = 0; rowIndex < rows; rowIndex++) {
     for (let sample = 0; sample < samples; sample++) {
       const line = finished.get(taskKey(rowIndex, sample))
       if (line) lines.push(line)
     }
   }
-  return { lines, resumed, ran, droppedBytes, aborted: options.signal?.aborted === true }
+  return lines
 }
