@@ -49,7 +49,7 @@ export class MalformedReplyError extends InvalidInputError {
     const listed = issues.map((issue) => ({ code: issue.code, path: issue.path.join('.'), message: issue.message }))
     super({
       code: 'malformed_reply',
-      message: `The server's "${type}" reply is not an OpenEnv observation reply (${listed.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ')}).`,
+      message: `The server's "${type}" reply is not what the OpenEnv protocol declares (${listed.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ')}).`,
       issues: listed,
       ...(listed[0] === undefined ? {} : { path: listed[0].path }),
     })

@@ -75,4 +75,14 @@ describe('WebSocketEnv replies', () => {
     expect(error.issues.map((issue) => issue.path).sort()).toEqual(['metadata.info.step_count', 'reward'])
     await env.close()
   })
+
+  it('a state reply is validated too: a step_count that is no count is refused, a good one comes back as sent', async () => {
+    const bad = await envAt(await answering({ episode_id: null, step_count: 'one' }))
+    await expect(bad.state()).rejects.toMatchObject({ code: 'malformed_reply', path: 'step_count' })
+    await bad.close()
+    server?.close()
+    const good = await envAt(await answering({ view: 1, episode_id: 'e', step_count: 2 }))
+    expect(Object.keys(await good.state())).toEqual(['view', 'episode_id', 'step_count'])
+    await good.close()
+  })
 })

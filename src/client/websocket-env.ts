@@ -4,6 +4,8 @@
  * call reconnects with exponential backoff and, for a deterministic env, rebuilds the episode by replaying
  * its reset and calls, checking the last reply byte for byte; otherwise it fails with `episode_lost`.
  */
+
+import type { z } from 'zod'
 import type {
   AsyncEnv,
   EnvSpec,
@@ -15,7 +17,7 @@ import type {
   ToolCall,
 } from '../core/env/env-api.js'
 import type { JsonObject } from '../core/json/json-value.js'
-import { type ObservationReply, observationReplySchema } from '../core/wire/openenv-reply.js'
+import { type ObservationReply, observationReplySchema, stateReplySchema } from '../core/wire/openenv-reply.js'
 import { ConnectionLostError, EpisodeLostError, MalformedReplyError } from './client-errors.js'
 import { fetchEnvSpec } from './fetch-env-spec.js'
 import { WsConnection, type WsReply } from './ws-connection.js'
@@ -86,7 +88,7 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     if (params.options !== undefined) data.options = params.options
     const reply = await this.call({ type: 'reset', data }, false)
     this.journal = { reset: data, calls: [], lastRaw: reply.raw }
-    const payload = parseObservationReply(reply)
+    const payload = parseReply(observationReplySchema, reply)
     return { observation: this.observationOf(payload), info: infoOf(payload) }
   }
 
@@ -97,7 +99,7 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
       this.journal.calls.push(action)
       this.journal.lastRaw = reply.raw
     }
-    const payload = parseObservationReply(reply)
+    const payload = parseReply(observationReplySchema, reply)
     const { terminated, truncated } = payload.metadata
     return {
       observation: this.observationOf(payload),
@@ -116,7 +118,8 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
   }
 
   async state(): Promise<JsonObject> {
-    return (await this.call({ type: 'state' }, true)).data as JsonObject
+    // Validated; every value came from JSON.parse, so it is JSON.
+    return parseReply(stateReplySchema, await this.call({ type: 'state' }, true)) as JsonObject
   }
 
   async close(): Promise<void> {
@@ -179,13 +182,13 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
   }
 }
 
-/** A reset or step reply as the wire module declares it; anything else is a coded `malformed_reply`. */
-function parseObservationReply(reply: WsReply): ObservationReply {
-  const parsed = observationReplySchema.safeParse(reply.data)
+/** A reply as the wire module declares it; anything else is a coded `malformed_reply`. */
+function parseReply<T extends z.ZodType>(schema: T, reply: WsReply): z.output<T> {
+  const parsed = schema.safeParse(reply.data)
   if (!parsed.success) throw new MalformedReplyError(reply.type, parsed.error.issues)
   // The reply as sent, not zod's copy: a loose object's copy puts declared keys first, and an
   // observation's key order is what records and renders of it keep.
-  return reply.data as ObservationReply
+  return reply.data as z.output<T>
 }
 
 /** Validated by the schema (cumulative_reward, step_count); the rest is JSON from JSON.parse. */

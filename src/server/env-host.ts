@@ -5,7 +5,7 @@
 import type { Env, ResetParams } from '../core/env/env-api.js'
 import type { EnvRegistration, EnvRegistry } from '../core/registry/env-registry.js'
 import { toolParametersSchema } from '../core/tools/define-tool.js'
-import { embeddedJsonSchema, envErrorSchema, replyMetadataSchema } from '../core/wire/openenv-reply.js'
+import { embeddedJsonSchema, envErrorSchema, replyMetadataSchema, stateReplySchema } from '../core/wire/openenv-reply.js'
 import { packageVersion } from './package-version.js'
 import type { ResetKwargs } from './wire/wire-schemas.js'
 
@@ -22,20 +22,10 @@ export interface EnvHostOptions {
   isDefault: boolean
 }
 
-const stateSchema = {
-  type: 'object',
-  title: 'State',
-  description: 'OpenEnv State: episode_id and step_count, then the env state (no hidden ground truth).',
-  additionalProperties: true,
-  properties: {
-    episode_id: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, description: 'The episode_id given to reset.' },
-    step_count: { type: 'integer', minimum: 0, default: 0, description: 'Steps in the current episode.' },
-  },
-} as const
-
-/** `/schema`'s observation parts, derived from the one wire declaration. */
+/** `/schema`'s observation and state parts, derived from the one wire declaration. */
 const metadataJsonSchema = embeddedJsonSchema(replyMetadataSchema)
 const envErrorJsonSchema = embeddedJsonSchema(envErrorSchema)
+const stateJsonSchema = embeddedJsonSchema(stateReplySchema, 'input')
 
 export class EnvHost {
   readonly id: string
@@ -142,7 +132,7 @@ export class EnvHost {
         additionalProperties: true,
         properties: { metadata: metadataJsonSchema, error: envErrorJsonSchema },
       },
-      state: stateSchema,
+      state: stateJsonSchema,
     }
     return this.cachedSchemas
   }

@@ -69,6 +69,18 @@ export const stepReplySchema = z
   .union([observationReplySchema, listToolsReplySchema])
   .describe('OpenEnv StepResponse with metadata kept, or the ListToolsObservation of a list_tools action.')
 
+/** OpenEnv `State` (a `state` reply, `GET /state`): episode id and step count, then the env's own state. */
+export const stateReplySchema = z
+  .looseObject({
+    // Defaults as OpenEnv's pydantic `State` has them (its /schema lists them, nothing required).
+    episode_id: z.string().nullable().default(null).describe('The episode_id given to reset.'),
+    step_count: z.int().min(0).default(0).describe('Steps in the current episode.'),
+  })
+  .meta({
+    title: 'State',
+    description: 'OpenEnv State: episode_id and step_count, then the env state (no hidden ground truth).',
+  })
+
 /** Every HTTP error body: `{error: {code, message, path?, issues?, ...details}}`. */
 export const errorReplySchema = z
   .looseObject({
@@ -76,8 +88,11 @@ export const errorReplySchema = z
   })
   .describe('A coded error: {error: {code, message, path?, issues?, ...}}.')
 
-/** A schema as plain JSON Schema for a document that embeds it (`/schema`): no `$schema` line. */
-export function embeddedJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>
+/**
+ * A schema as plain JSON Schema for a document that embeds it (`/schema`): no `$schema` line. `input`
+ * describes what may be sent (defaulted fields optional, their defaults shown), as pydantic's schemas do.
+ */
+export function embeddedJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>
   return rest
 }
