@@ -4,9 +4,9 @@
  * another shape is a coded `bad_reply`, not a cast.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorReplySchema } from '../src/core/wire/openenv-reply.js'
 import { parseReply, SmokeClient, waitForEnd } from '../src/train/smoke/smoke-client.js'
 import {
-  errorReplySchema,
   outputsListingSchema,
   serverCountersSchema,
   trainingMetricsReplySchema,

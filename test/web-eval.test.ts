@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import type { EvalJobStatus } from '../src/train/eval-job.js'
+import type { EvalJobStatus } from '../src/eval/eval-job.js'
 import { canvasColors, pageErrors, screenshot } from './train-support/browser.js'
 import { useDashboardSession } from './train-support/dashboard-session.js'
 import { type OperationsServer, waitFor } from './train-support/operations-server.js'

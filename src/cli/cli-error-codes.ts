@@ -2,17 +2,13 @@
 export const cliErrorCodes = [
   'bad_probe_report',
   'conflicting_options',
-  'empty_split',
   'env_catalogue_without_envs',
-  'gate_bounds_not_formal',
   'invalid_faults',
   'invalid_json',
-  'invalid_mode',
   'invalid_option',
   'invalid_render_request',
   'invalid_tools',
   'missing_api_key',
-  'missing_model',
   'missing_option',
   'no_dataset',
   'no_env_audit',
@@ -25,7 +21,6 @@ export const cliErrorCodes = [
   'output_parent_not_directory',
   'policy_and_model',
   'repeat_with_model',
-  'resume_without_file',
   'unknown_env',
 ] as const
 

@@ -1,5 +1,11 @@
 /** @module client: the error codes the env client throws, checked against its sources by test/error-codes.test.ts. */
-export const clientErrorCodes = ['connection_lost', 'episode_lost', 'invalid_metadata', 'request_timeout'] as const
+export const clientErrorCodes = [
+  'connection_lost',
+  'episode_lost',
+  'invalid_metadata',
+  'malformed_reply',
+  'request_timeout',
+] as const
 
 export type ClientErrorCode = (typeof clientErrorCodes)[number]
 

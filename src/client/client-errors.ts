@@ -1,4 +1,6 @@
 /** @module client: what a remote env call can fail with, each with a stable code. */
+import type { z } from 'zod'
+import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 
 /**
@@ -39,5 +41,19 @@ export class EpisodeLostError extends ReleaseOpsError {
   constructor(message: string) {
     super({ code: 'episode_lost', message })
     this.name = 'EpisodeLostError'
+  }
+}
+
+/** A reply that is not what the wire module declares (a server of another protocol, a broken proxy). */
+export class MalformedReplyError extends InvalidInputError {
+  constructor(type: string, issues: readonly z.core.$ZodIssue[]) {
+    const listed = issues.map((issue) => ({ code: issue.code, path: issue.path.join('.'), message: issue.message }))
+    super({
+      code: 'malformed_reply',
+      message: `The server's "${type}" reply is not what the OpenEnv protocol declares (${listed.map((issue) => `${issue.path || '(root)'}: ${issue.message}`).join('; ')}).`,
+      issues: listed,
+      ...(listed[0] === undefined ? {} : { path: listed[0].path }),
+    })
+    this.name = 'MalformedReplyError'
   }
 }

@@ -4,6 +4,8 @@
  * call reconnects with exponential backoff and, for a deterministic env, rebuilds the episode by replaying
  * its reset and calls, checking the last reply byte for byte; otherwise it fails with `episode_lost`.
  */
+
+import type { z } from 'zod'
 import type {
   AsyncEnv,
   EnvSpec,
@@ -15,7 +17,8 @@ import type {
   ToolCall,
 } from '../core/env/env-api.js'
 import type { JsonObject } from '../core/json/json-value.js'
-import { ConnectionLostError, EpisodeLostError } from './client-errors.js'
+import { type ObservationReply, observationReplySchema, stateReplySchema } from '../core/wire/openenv-reply.js'
+import { ConnectionLostError, EpisodeLostError, MalformedReplyError } from './client-errors.js'
 import { fetchEnvSpec } from './fetch-env-spec.js'
 import { WsConnection, type WsReply } from './ws-connection.js'
 
@@ -33,13 +36,6 @@ export interface ConnectEnvOptions {
 }
 
 type Settings = Required<Omit<ConnectEnvOptions, 'token'>> & { headers: Record<string, string>; wsUrl: string }
-
-interface WirePayload {
-  observation: Observation & { metadata?: unknown }
-  reward: number | null
-  done: boolean
-  metadata: { terminated: boolean; truncated: boolean; info: EpisodeInfo; text: string }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -92,8 +88,8 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     if (params.options !== undefined) data.options = params.options
     const reply = await this.call({ type: 'reset', data }, false)
     this.journal = { reset: data, calls: [], lastRaw: reply.raw }
-    const payload = reply.data as WirePayload
-    return { observation: this.observationOf(payload), info: payload.metadata.info }
+    const payload = parseReply(observationReplySchema, reply)
+    return { observation: this.observationOf(payload), info: infoOf(payload) }
   }
 
   async step(call: ToolCall): Promise<StepResult<O>> {
@@ -103,9 +99,15 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
       this.journal.calls.push(action)
       this.journal.lastRaw = reply.raw
     }
-    const payload = reply.data as WirePayload
-    const { terminated, truncated, info } = payload.metadata
-    return { observation: this.observationOf(payload), reward: payload.reward ?? 0, terminated, truncated, info }
+    const payload = parseReply(observationReplySchema, reply)
+    const { terminated, truncated } = payload.metadata
+    return {
+      observation: this.observationOf(payload),
+      reward: payload.reward ?? 0,
+      terminated,
+      truncated,
+      info: infoOf(payload),
+    }
   }
 
   /** The text the server rendered for an observation this client returned. */
@@ -116,7 +118,8 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
   }
 
   async state(): Promise<JsonObject> {
-    return (await this.call({ type: 'state' }, true)).data as JsonObject
+    // Validated; every value came from JSON.parse, so it is JSON.
+    return parseReply(stateReplySchema, await this.call({ type: 'state' }, true)) as JsonObject
   }
 
   async close(): Promise<void> {
@@ -131,10 +134,11 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     this.connection?.terminate()
   }
 
-  private observationOf(payload: WirePayload): O {
+  private observationOf(payload: ObservationReply): O {
     const { metadata: _metadata, ...observation } = payload.observation
     this.texts.set(observation, payload.metadata.text)
-    return observation as O
+    // Validated above; every value came from JSON.parse, so it is JSON.
+    return observation as unknown as O
   }
 
   /** One request; on a lost connection, reconnect (with replay when `restore`) and retry. */
@@ -177,6 +181,18 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
     }
   }
 }
+
+/** A reply as the wire module declares it; anything else is a coded `malformed_reply`. */
+function parseReply<T extends z.ZodType>(schema: T, reply: WsReply): z.output<T> {
+  const parsed = schema.safeParse(reply.data)
+  if (!parsed.success) throw new MalformedReplyError(reply.type, parsed.error.issues)
+  // The reply as sent, not zod's copy: a loose object's copy puts declared keys first, and an
+  // observation's key order is what records and renders of it keep.
+  return reply.data as z.output<T>
+}
+
+/** Validated by the schema (cumulative_reward, step_count); the rest is JSON from JSON.parse. */
+const infoOf = (payload: ObservationReply) => payload.metadata.info as EpisodeInfo
 
 function stripRequestId(raw: string): string {
   return raw.replace(/,"request_id":"c\d+"}$/, '}')

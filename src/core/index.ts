@@ -22,5 +22,6 @@ export { type EnvRegistration, EnvRegistry, type FinishedEpisode, type MakeEnvOp
 export { type PolicyRegistration, PolicyRegistry } from './registry/policy-registry.js'
 export * from './testing/index.js'
 export * from './tools/index.js'
+export * from './wire/openenv-reply.js'
 export { EnvWrapper } from './wrappers/env-wrapper.js'
 export { StepLimit, withStepLimit } from './wrappers/step-limit.js'

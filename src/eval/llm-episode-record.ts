@@ -108,3 +108,54 @@ export function rowWithoutPromptField(row: DatasetRow): JsonObject {
   const { prompt: _prompt, ...rest } = row
   return rest
 }
+
+export interface LlmEpisodeLineInput {
+  task: { rowIndex: number; sample: number }
+  rowKey: string
+  row: DatasetRow
+  policy: string
+  result: AgentEpisodeResult
+  /** The env's summary of the episode (before `llmOutcome` judges the endpoint's part in it). */
+  outcome: EpisodeOutcome
+  /** The run's settings hash (`runFingerprint`). */
+  fingerprint: string
+  /** Keep the messages in the line. */
+  recordTrajectory: boolean
+}
+
+/** One finished episode as its episodes-file line, in the line's key order. */
+export function llmEpisodeLine(input: LlmEpisodeLineInput): LlmEpisodeLine {
+  const { result } = input
+  return {
+    row_index: input.task.rowIndex,
+    sample: input.task.sample,
+    row_key: input.rowKey,
+    row: rowWithoutPromptField(input.row),
+    policy: input.policy,
+    status: statusOf(result),
+    reward: result.reward,
+    terminal_reason: result.info.terminal_reason ?? null,
+    terminated: result.terminated,
+    truncated: result.truncated,
+    end: result.end,
+    step_count: result.steps.length,
+    metrics: result.info.metrics ?? null,
+    outcome: llmOutcome(input.outcome, result),
+    llm: {
+      turns: result.counts.turns,
+      repaired_actions: result.counts.repaired_actions,
+      parse_issues: result.counts.parse_issues,
+      invalid_actions: result.counts.invalid_actions,
+      length_stops: result.counts.length_stops,
+      retries: result.counts.retries,
+      usage: result.usage,
+      latency_ms: result.turns.map((turn) => turn.latency_ms),
+      timing: result.timing,
+    },
+    ...(result.fault ? { fault: result.fault } : {}),
+    run: input.fingerprint,
+    steps: result.steps,
+    turns: result.turns,
+    ...(input.recordTrajectory ? { trajectory: result.trajectory } : {}),
+  }
+}

@@ -11,7 +11,7 @@ import type { DatasetRow } from '../core/env/env-dataset.js'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { EpisodesWriter, readEpisodesFile } from './episodes-file.js'
-import { type LlmEpisodeLine, llmOutcome, rowKey, rowWithoutPromptField, statusOf } from './llm-episode-record.js'
+import { type LlmEpisodeLine, llmEpisodeLine, rowKey } from './llm-episode-record.js'
 
 export interface RunLlmEvalOptions {
   envId: string
@@ -124,38 +124,16 @@ export async function runLlmEval(options: RunLlmEvalOptions): Promise<LlmEvalRun
       ...(options.signal ? { signal: options.signal } : {}),
     })
     const outcome = summarize({ info: result.info, terminated: result.terminated, truncated: result.truncated })
-    const line: LlmEpisodeLine = {
-      row_index: task.rowIndex,
-      sample: task.sample,
-      row_key: keys[task.rowIndex] as string,
-      row: rowWithoutPromptField(row),
+    const line = llmEpisodeLine({
+      task,
+      rowKey: keys[task.rowIndex] as string,
+      row,
       policy: options.agent.name,
-      status: statusOf(result),
-      reward: result.reward,
-      terminal_reason: result.info.terminal_reason ?? null,
-      terminated: result.terminated,
-      truncated: result.truncated,
-      end: result.end,
-      step_count: result.steps.length,
-      metrics: result.info.metrics ?? null,
-      outcome: llmOutcome(outcome, result),
-      llm: {
-        turns: result.counts.turns,
-        repaired_actions: result.counts.repaired_actions,
-        parse_issues: result.counts.parse_issues,
-        invalid_actions: result.counts.invalid_actions,
-        length_stops: result.counts.length_stops,
-        retries: result.counts.retries,
-        usage: result.usage,
-        latency_ms: result.turns.map((turn) => turn.latency_ms),
-        timing: result.timing,
-      },
-      ...(result.fault ? { fault: result.fault } : {}),
-      run: options.fingerprint,
-      steps: result.steps,
-      turns: result.turns,
-      ...(options.recordTrajectories === false ? {} : { trajectory: result.trajectory }),
-    }
+      result,
+      outcome,
+      fingerprint: options.fingerprint,
+      recordTrajectory: options.recordTrajectories !== false,
+    })
     await writer?.append(line)
     finished.set(taskKey(task.rowIndex, task.sample), line)
     ran++
@@ -183,12 +161,18 @@ export async function runLlmEval(options: RunLlmEvalOptions): Promise<LlmEvalRun
     await writer?.close()
   }
   if (failure !== undefined) throw failure
+  const lines = inTaskOrder(finished, options.rows.length, samples)
+  return { lines, resumed, ran, droppedBytes, aborted: options.signal?.aborted === true }
+}
+
+/** The finished lines in row-then-sample order. */
+function inTaskOrder(finished: ReadonlyMap<string, LlmEpisodeLine>, rows: number, samples: number): LlmEpisodeLine[] {
   const lines: LlmEpisodeLine[] = []
-  for (let rowIndex = 0; rowIndex < options.rows.length; rowIndex++) {
+  for (let rowIndex = 0; rowIndex < rows; rowIndex++) {
     for (let sample = 0; sample < samples; sample++) {
       const line = finished.get(taskKey(rowIndex, sample))
       if (line) lines.push(line)
     }
   }
-  return { lines, resumed, ran, droppedBytes, aborted: options.signal?.aborted === true }
+  return lines
 }

@@ -5,6 +5,7 @@
 import type { Env, ResetParams } from '../core/env/env-api.js'
 import type { EnvRegistration, EnvRegistry } from '../core/registry/env-registry.js'
 import { toolParametersSchema } from '../core/tools/define-tool.js'
+import { embeddedJsonSchema, envErrorSchema, replyMetadataSchema, stateReplySchema } from '../core/wire/openenv-reply.js'
 import { packageVersion } from './package-version.js'
 import type { ResetKwargs } from './wire/wire-schemas.js'
 
@@ -21,28 +22,10 @@ export interface EnvHostOptions {
   isDefault: boolean
 }
 
-const stateSchema = {
-  type: 'object',
-  title: 'State',
-  description: 'OpenEnv State: episode_id and step_count, then the env state (no hidden ground truth).',
-  additionalProperties: true,
-  properties: {
-    episode_id: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, description: 'The episode_id given to reset.' },
-    step_count: { type: 'integer', minimum: 0, default: 0, description: 'Steps in the current episode.' },
-  },
-} as const
-
-const metadataSchema = {
-  type: 'object',
-  description: 'Kept on the wire (OpenEnv #616): episode flags, info and the rendered text.',
-  properties: {
-    terminated: { type: 'boolean' },
-    truncated: { type: 'boolean' },
-    info: { type: 'object', description: 'Env info: cumulative_reward, step_count and env-specific fields.' },
-    text: { type: 'string', description: 'The observation rendered as the model sees it.' },
-    error: { type: 'object', description: 'Set when the call was bad: {code, message, issues?}.' },
-  },
-}
+/** `/schema`'s observation and state parts, derived from the one wire declaration. */
+const metadataJsonSchema = embeddedJsonSchema(replyMetadataSchema)
+const envErrorJsonSchema = embeddedJsonSchema(envErrorSchema)
+const stateJsonSchema = embeddedJsonSchema(stateReplySchema, 'input')
 
 export class EnvHost {
   readonly id: string
@@ -147,9 +130,9 @@ export class EnvHost {
         title: `${this.id} observation`,
         description: 'The env observation (plain JSON) with OpenEnv metadata kept, as sent inside step and reset replies.',
         additionalProperties: true,
-        properties: { metadata: metadataSchema, error: metadataSchema.properties.error },
+        properties: { metadata: metadataJsonSchema, error: envErrorJsonSchema },
       },
-      state: stateSchema,
+      state: stateJsonSchema,
     }
     return this.cachedSchemas
   }

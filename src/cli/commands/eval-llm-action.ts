@@ -6,30 +6,23 @@
  */
 
 import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, relative } from 'node:path'
-import { type Command, InvalidArgumentError, Option } from 'commander'
-import type { ChatModel, SamplingOptions } from '../../agent/chat-model.js'
+import { dirname } from 'node:path'
+import { type Command, Option } from 'commander'
 import { type ModelMode, modelModes } from '../../agent/chat-model.js'
-import { checkModelEndpoint } from '../../agent/check-model-endpoint.js'
-import { createGgufModel } from '../../agent/gguf-model.js'
-import { modelAgent } from '../../agent/model-agent.js'
-import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
-import { qwen3TokenCounter } from '../../agent/token-counter.js'
-import type { ChatFormatId } from '../../chat/format-registry.js'
+import type { ChatModelSettings } from '../../agent/create-chat-model.js'
 import type { ErrorCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envRegistry } from '../../envs/index.js'
-import { addRunFacts } from '../../eval/add-run-facts.js'
-import { ceilingSummary } from '../../eval/ceiling-policies.js'
-import { buildLlmSummary } from '../../eval/llm-summary.js'
-import { loadDataset } from '../../eval/load-dataset.js'
-import { runFingerprint } from '../../eval/run-fingerprint.js'
-import { runLlmEval } from '../../eval/run-llm-eval.js'
-import { parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+import { type ModelEvalOutcome, prepareModelEval, runModelEval } from '../../eval/model-eval.js'
+import { parseJsonObject, parseNonNegativeInteger, parseNumber, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { createProgress } from '../progress.js'
 import { renderLlmDetails, renderSummaryTable } from './eval-summary-table.js'
 
-export interface LlmEvalCommandOptions {
+/** The model flags named as the factory names them. */
+type ModelFlags = 'model' | 'baseUrl' | 'gguf' | 'temperature' | 'topP' | 'topK' | 'maxTokens' | 'seed'
+type ModelFlagsToo = 'enableThinking' | 'chatTemplateKwargs' | 'extraBody' | 'stream' | 'countTokens'
+
+export interface LlmEvalCommandOptions extends Pick<ChatModelSettings, ModelFlags | ModelFlagsToo> {
   env: string
   /** Show the env's privileged ceiling policy (the oracle) beside the model (`--no-ceiling` turns it off). */
   ceiling: boolean
@@ -39,43 +32,18 @@ export interface LlmEvalCommandOptions {
   episodesOut?: string
   repeat: number
   maxSteps?: number
-  model?: string
-  baseUrl?: string
-  gguf?: string
   mode: ModelMode
   samples: number
   concurrency: number
   apiKeyEnv: string
-  temperature?: number
-  topP?: number
-  topK?: number
-  maxTokens?: number
-  seed?: number
-  enableThinking?: boolean
-  chatTemplateKwargs?: Record<string, unknown>
-  extraBody?: Record<string, unknown>
   timeout: number
   retries: number
   maxTurns?: number
   resume?: boolean
   trajectories: boolean
   success?: string
-  stream?: boolean
   maxModelReply?: number
-  countTokens?: boolean
   sendReasoning: boolean
-}
-
-function parseNumber(value: string): number {
-  const parsed = Number(value)
-  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('expected a number')
-  return parsed
-}
-
-function parseNonNegativeInteger(value: string): number {
-  const parsed = Number(value)
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer')
-  return parsed
 }
 
 export function addLlmEvalOptions(command: Command): void {
@@ -124,64 +92,57 @@ function invalid(code: ErrorCode, message: string): InvalidInputError {
   return new InvalidInputError({ code, message, issues: [] })
 }
 
-async function createModel(options: LlmEvalCommandOptions): Promise<ChatModel> {
-  const sampling: SamplingOptions = {
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-    ...(options.topP === undefined ? {} : { top_p: options.topP }),
-    ...(options.topK === undefined ? {} : { top_k: options.topK }),
-    ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-  }
-  const thinking = options.enableThinking === undefined ? {} : { enableThinking: options.enableThinking }
-  if (options.gguf) {
-    if (options.mode === 'native')
-      throw invalid(
-        'invalid_mode',
-        '--gguf runs a chat format (--mode qwen3, qwen3.5, qwen3.5-nothink or json-tool-calls), not native.',
-      )
-    return createGgufModel({ path: options.gguf, format: options.mode as ChatFormatId, sampling, ...thinking })
-  }
-  if (!options.model || !options.baseUrl)
-    throw invalid('missing_model', 'An LLM eval needs both --model and --base-url (or --gguf <file>).')
+/** The flags as the model factory's settings (the API key read from the named variable). */
+function chatModelSettings(options: LlmEvalCommandOptions): ChatModelSettings {
   const apiKey = process.env[options.apiKeyEnv]
-  const model = new OpenAiCompatibleModel({
-    baseUrl: options.baseUrl,
-    model: options.model,
+  return {
+    ...pickDefined({
+      baseUrl: options.baseUrl,
+      model: options.model,
+      gguf: options.gguf,
+      temperature: options.temperature,
+      topP: options.topP,
+      topK: options.topK,
+      maxTokens: options.maxTokens,
+      seed: options.seed,
+      enableThinking: options.enableThinking,
+      chatTemplateKwargs: options.chatTemplateKwargs,
+      extraBody: options.extraBody,
+      maxReplyBytes: options.maxModelReply,
+    }),
     mode: options.mode,
-    sampling,
-    ...thinking,
     ...(apiKey ? { apiKey } : {}),
-    ...(options.chatTemplateKwargs ? { chatTemplateKwargs: options.chatTemplateKwargs } : {}),
-    ...(options.extraBody ? { extraBody: options.extraBody } : {}),
     stream: options.stream === true,
     sendReasoning: options.sendReasoning,
     timeoutMs: options.timeout * 1000,
-    retry: { maxAttempts: options.retries + 1 },
+    retries: options.retries,
     maxConcurrency: options.concurrency,
-    ...(options.maxModelReply === undefined ? {} : { maxReplyBytes: options.maxModelReply }),
-    ...(options.countTokens ? { tokenCounter: await qwen3TokenCounter() } : {}),
-  })
-  await checkModelEndpoint(model.client, options.model)
-  return model
+    countTokens: options.countTokens === true,
+  }
 }
 
 export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<void> {
   if (options.policy) throw invalid('policy_and_model', 'Pass either --policy or a model (--model/--base-url, --gguf), not both.')
   if (options.repeat !== 1)
     throw invalid('repeat_with_model', 'Use --samples k for repeated LLM episodes (pass^k), not --repeat.')
-  const registration = envRegistry.get(options.env)
-  const dataset = await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })
   const episodesPath = options.episodesOut ?? (options.out ? `${options.out.replace(/\.json$/, '')}.episodes.jsonl` : undefined)
-  if (options.resume && !episodesPath)
-    throw invalid('resume_without_file', '--resume needs the episodes file: pass --episodes-out (or --out).')
-  const model = await createModel(options)
-  const fingerprint = runFingerprint({
+  const prepared = await prepareModelEval({
     envId: options.env,
-    datasetSha256: dataset.sha256,
-    identity: model.identity,
+    envs: envRegistry,
+    dataset: options.dataset,
+    model: chatModelSettings(options),
     samples: options.samples,
-    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-    ...(options.maxSteps === undefined ? {} : { maxEpisodeSteps: options.maxSteps }),
+    concurrency: options.concurrency,
+    recordTrajectories: options.trajectories,
+    ceiling: options.ceiling,
+    ...pickDefined({
+      maxTurns: options.maxTurns,
+      maxEpisodeSteps: options.maxSteps,
+      episodesPath,
+      summaryPath: options.out,
+      resume: options.resume,
+      success: options.success,
+    }),
   })
   const controller = new AbortController()
   const interrupt = () => {
@@ -191,66 +152,28 @@ export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<
   }
   process.on('SIGINT', interrupt)
   const progress = createProgress('eval')
-  const started = performance.now()
-  let run: Awaited<ReturnType<typeof runLlmEval>>
+  let outcome: ModelEvalOutcome
   try {
-    run = await runLlmEval({
-      envId: options.env,
-      envs: envRegistry,
-      rows: dataset.rows,
-      agent: modelAgent(model),
-      samples: options.samples,
-      concurrency: options.concurrency,
-      fingerprint,
-      recordTrajectories: options.trajectories,
+    outcome = await runModelEval(prepared, {
       signal: controller.signal,
-      ...(episodesPath ? { episodesPath } : {}),
-      ...(options.resume ? { resume: true } : {}),
-      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-      ...(options.maxSteps === undefined ? {} : { maxEpisodeSteps: options.maxSteps }),
-      onEpisode: (_line, done, total) => progress.update(done, total),
+      onEpisode: (done, total) => progress.update(done, total),
     })
   } finally {
     progress.stop()
     process.off('SIGINT', interrupt)
-    await model.close?.()
   }
-  const seconds = (performance.now() - started) / 1000
-  if (run.aborted) {
+  const { run } = outcome
+  if (outcome.aborted) {
     process.stderr.write(
       `interrupted after ${run.ran} episode(s); ${episodesPath ? `rerun with --resume to continue from ${episodesPath}` : 'nothing was saved (no --episodes-out)'}\n`,
     )
     process.exitCode = 130
     return
   }
-  const summary = buildLlmSummary({
-    lines: run.lines,
-    groupBy: registration.dataset?.groupBy ?? [],
-    samples: options.samples,
-    ...(options.success ? { successRate: options.success } : {}),
-  })
-  const unscored = run.lines.filter((line) => line.status !== 'scored').length
-  addRunFacts(summary, {
-    env_id: options.env,
-    dataset: dataset.name,
-    dataset_sha256: dataset.sha256,
-    rows: dataset.rows.length,
-    samples: options.samples,
-    model: model.identity,
-    fingerprint,
-    episodes: run.lines.length,
-    resumed: run.resumed,
-    ran: run.ran,
-    unscored,
-    ...(episodesPath ? { episodes_path: options.out ? relative(dirname(options.out), episodesPath) : episodesPath } : {}),
-  })
-  if (options.ceiling) {
-    // The ceiling (oracle) over the same rows, so the report shows the gap to the best achievable score.
-    Object.assign(summary, await ceilingSummary({ envId: options.env, rows: dataset.rows }))
-  }
+  const { summary, unscored } = outcome
   process.stdout.write(`${renderSummaryTable(summary)}\n\n${renderLlmDetails(summary)}\n`)
   process.stderr.write(
-    `${run.ran} episode(s) run, ${run.resumed} resumed, in ${seconds.toFixed(1)} s${run.droppedBytes > 0 ? ` (a half-written last line of ${run.droppedBytes} bytes was dropped)` : ''}\n`,
+    `${run.ran} episode(s) run, ${run.resumed} resumed, in ${outcome.seconds.toFixed(1)} s${run.droppedBytes > 0 ? ` (a half-written last line of ${run.droppedBytes} bytes was dropped)` : ''}\n`,
   )
   if (options.out) {
     await mkdir(dirname(options.out), { recursive: true })

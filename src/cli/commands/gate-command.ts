@@ -7,25 +7,14 @@
 import { writeFileSync } from 'node:fs'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { type ModelMode, modelModes } from '../../agent/chat-model.js'
-import { checkModelEndpoint } from '../../agent/check-model-endpoint.js'
-import { OpenAiCompatibleModel } from '../../agent/openai-compatible-model.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { toOpenAiTool } from '../../core/tools/define-tool.js'
-import { finalResponseAction, gradingV1Spec } from '../../envs/grading/grading-env.js'
-import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { envRegistry } from '../../envs/index.js'
-import { envRolloutSource } from '../../eval/gate/env-rollout-source.js'
-import {
-  formalGateBounds,
-  isFormalBounds,
-  minimumGateEpisodes,
-  requiredGateDenominator,
-} from '../../eval/gate/rollout-gate-rule.js'
-import { runRolloutGate } from '../../eval/gate/run-rollout-gate.js'
-import { verlVisibleTools } from '../../eval/gate/verl-visible-tools.js'
+import { type GateRolloutOutcome, gateRollout } from '../../eval/gate/gate-rollout.js'
+import { formalGateBounds, minimumGateEpisodes } from '../../eval/gate/rollout-gate-rule.js'
 import { writeFileAtomic } from '../../io/atomic-file.js'
 import { releaseRolloutSource } from '../../release/rl/release-rollout-source.js'
-import { parsePositiveInteger } from '../parse-options.js'
+import { parseNonNegativeInteger, parseNumber, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { createProgress } from '../progress.js'
 
 interface GateFlags {
@@ -67,18 +56,6 @@ function parseFraction(value: string): number {
   return parsed
 }
 
-function parseNonNegativeInteger(value: string): number {
-  const parsed = Number(value)
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer')
-  return parsed
-}
-
-function parseNumber(value: string): number {
-  const parsed = Number(value)
-  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('expected a number')
-  return parsed
-}
-
 function requireTaskFiles(flags: GateFlags): { registry: string; corpus: string; gradingManifest: string } {
   const missing = (['registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
   if (missing.length > 0) {
@@ -93,121 +70,61 @@ function requireTaskFiles(flags: GateFlags): { registry: string; corpus: string;
   return { registry: flags.registry as string, corpus: flags.corpus as string, gradingManifest: flags.gradingManifest as string }
 }
 
+/** A release's grading split, loaded when the gate asks (after its own checks). */
+function releaseLoader(flags: GateFlags, directory: string) {
+  return () =>
+    releaseRolloutSource({
+      directory,
+      split: flags.split,
+      ...requireTaskFiles(flags),
+      ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
+    })
+}
+
 async function gateAction(flags: GateFlags): Promise<void> {
-  const grading = flags.release !== undefined
-  if (!grading && flags.env === gradingV1Spec.id) {
-    throw new InvalidInputError({
-      code: 'missing_option',
-      path: '--release',
-      message: 'The grading gate runs on a release: pass --release <dir> (or --env releaseops-v3 for the Arena).',
-      issues: [],
-    })
-  }
-  // Custom bounds are exploration only: a formal gate's bounds are fixed, and preflight refuses the others.
-  const bounds = { lower: flags.lower ?? formalGateBounds.lower, upper: flags.upper ?? formalGateBounds.upper }
-  if (!flags.exploration && !isFormalBounds(bounds))
-    throw new InvalidInputError({
-      code: 'gate_bounds_not_formal',
-      path: flags.lower !== undefined && flags.lower !== formalGateBounds.lower ? '--lower' : '--upper',
-      message: `A formal gate's bounds are [${formalGateBounds.lower}, ${formalGateBounds.upper}]; custom bounds need --exploration (and such a report never launches RLOO).`,
-      issues: [],
-    })
-  const whole = grading
-    ? await releaseRolloutSource({
-        directory: flags.release as string,
-        split: flags.split,
-        ...requireTaskFiles(flags),
-        ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
-      })
-    : await envRolloutSource({ envId: flags.env, envs: envRegistry, source: flags.split })
-  const splitRows = whole.rows.length
-  const source = flags.limit ? { ...whole, rows: whole.rows.slice(0, flags.limit) } : whole
-  const minDenominator = requiredGateDenominator({
-    splitEpisodes: splitRows * flags.samples,
-    ...(flags.minDenominator !== undefined ? { minimum: flags.minDenominator } : {}),
-  })
-  if (source.rows.length === 0)
-    throw new InvalidInputError({
-      code: 'empty_split',
-      path: flags.split,
-      message: `Split ${flags.split} has no episodes.`,
-      issues: [],
-    })
-  const spec = grading ? gradingV1Spec : envRegistry.spec(flags.env)
-  const fullTools = spec.tools.map((tool) => toOpenAiTool(tool))
-  const toolKind = flags.toolSchemas ?? (grading ? 'verl' : 'full')
   const apiKey = process.env[flags.apiKeyEnv]
-  const model = new OpenAiCompatibleModel({
-    baseUrl: flags.baseUrl,
-    model: flags.model,
-    mode: flags.mode,
-    enableThinking: flags.enableThinking,
-    sampling: {
-      ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
-      ...(flags.topP === undefined ? {} : { top_p: flags.topP }),
-      ...(flags.maxTokens === undefined ? {} : { max_tokens: flags.maxTokens }),
-      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-    },
-    ...(apiKey ? { apiKey } : {}),
-    timeoutMs: flags.timeout * 1000,
-    retry: { maxAttempts: flags.retries + 1 },
-    maxConcurrency: flags.concurrency,
-    ...(flags.maxModelReply === undefined ? {} : { maxReplyBytes: flags.maxModelReply }),
-  })
-  await checkModelEndpoint(model.client, flags.model)
-  const maxToolCalls = spec.maxEpisodeSteps - (grading ? 1 : 0)
   const progress = createProgress('gate')
-  let result: Awaited<ReturnType<typeof runRolloutGate>>
+  let outcome: GateRolloutOutcome
   try {
-    result = await runRolloutGate({
-      rows: source.rows,
-      samples: flags.samples,
-      createEnv: source.createEnv,
-      model,
-      endpoint: { baseUrl: flags.baseUrl, ...(apiKey ? { apiKey } : {}) },
-      loop: { maxTurns: spec.maxEpisodeSteps, maxToolCallsPerTurn: 1, ...(grading ? { finalAction: finalResponseAction } : {}) },
-      tools: {
-        schemas: toolKind === 'verl' ? verlVisibleTools(fullTools) : fullTools,
-        kind: toolKind,
-        names: spec.tools.map((tool) => tool.name),
+    outcome = await gateRollout({
+      ...(flags.release === undefined ? {} : { loadRelease: releaseLoader(flags, flags.release) }),
+      envId: flags.env,
+      envs: envRegistry,
+      split: flags.split,
+      model: {
+        baseUrl: flags.baseUrl,
+        model: flags.model,
+        mode: flags.mode,
+        enableThinking: flags.enableThinking,
+        ...pickDefined({
+          temperature: flags.temperature,
+          topP: flags.topP,
+          maxTokens: flags.maxTokens,
+          seed: flags.seed,
+          maxReplyBytes: flags.maxModelReply,
+        }),
+        ...(apiKey ? { apiKey } : {}),
+        timeoutMs: flags.timeout * 1000,
+        retries: flags.retries,
+        maxConcurrency: flags.concurrency,
       },
+      samples: flags.samples,
       concurrency: flags.concurrency,
       keepTrajectories: flags.episodes !== undefined,
+      ...pickDefined({
+        limit: flags.limit,
+        toolSchemas: flags.toolSchemas,
+        lower: flags.lower,
+        upper: flags.upper,
+        exploration: flags.exploration,
+        minDenominator: flags.minDenominator,
+      }),
       onEpisode: (done, total) => progress.update(done, total),
-      context: {
-        envId: spec.id,
-        maxEpisodeSteps: spec.maxEpisodeSteps,
-        release: source.release,
-        chat: {
-          trajectory_format: nativeToolTrajectoryFormat,
-          mode: flags.mode,
-          parser:
-            flags.mode === 'native'
-              ? 'endpoint tool parser'
-              : `releaseops ${flags.mode} parser${flags.mode.startsWith('qwen3.5') ? ' (qwen3_coder XML)' : ''}`,
-        },
-        loop: {
-          max_assistant_turns: spec.maxEpisodeSteps,
-          max_user_turns: maxToolCalls,
-          max_parallel_calls: 1,
-          final_reply: grading ? `assistant text without tool calls → ${finalResponseAction}` : 'none (the env ends the episode)',
-        },
-        thinking: { enable_thinking: flags.enableThinking },
-        limits: {
-          rows: source.rows.length,
-          split_rows: splitRows,
-          samples: flags.samples,
-          limit: flags.limit ?? null,
-          concurrency: flags.concurrency,
-        },
-        bounds,
-        minDenominator,
-        ...(flags.exploration ? { exploration: true } : {}),
-      },
     })
   } finally {
     progress.stop()
   }
+  const { result, bounds, minDenominator } = outcome
   const write = (path: string, text: string) =>
     writeFileAtomic({ path, overwrite: flags.overwrite ?? false, write: (temporary) => writeFileSync(temporary, text) })
   write(flags.report, `${JSON.stringify(result.report, null, 2)}\n`)

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { type EvalJobRunner, evalJobRequestSchema } from '../../train/eval-job.js'
+import { type EvalJobRunner, evalJobRequestSchema } from '../../eval/eval-job.js'
 import { refuseInCluster, withHttpErrors } from './operations-support.js'
 
 const tags = ['eval jobs']

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { observationReplySchema, stepReplySchema } from '../../core/wire/openenv-reply.js'
 import type { EnvHost } from '../env-host.js'
 import { HttpError } from '../http/http-errors.js'
 import { batchLimitsOf } from '../mcp/mcp-routes.js'
@@ -14,23 +15,6 @@ import { EnvSession } from '../session/env-session.js'
 import { resetSession, stepSession, toParsedAction } from '../session/session-operations.js'
 import { resetKwargsSchema, stepRequestSchema } from '../wire/wire-schemas.js'
 import { acceptEnvSocket } from '../ws/env-socket.js'
-
-export const observationPayloadSchema = z
-  .looseObject({
-    observation: z.record(z.string(), z.unknown()).describe('The env observation; `metadata` is kept inside it too.'),
-    reward: z.number().nullable().describe('This step’s reward (0 after a reset, as OpenEnv envs report it).'),
-    done: z.boolean().describe('terminated || truncated'),
-    metadata: z
-      .looseObject({
-        terminated: z.boolean(),
-        truncated: z.boolean(),
-        info: z.record(z.string(), z.unknown()),
-        text: z.string(),
-        error: z.record(z.string(), z.unknown()).optional(),
-      })
-      .describe('Kept on the wire (OpenEnv #616).'),
-  })
-  .describe('OpenEnv StepResponse / ResetResponse with metadata kept.')
 
 const healthSchema = z.looseObject({
   status: z.literal('healthy'),
@@ -74,7 +58,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
         summary: 'Stateless reset: a fresh env, reset, closed (use /ws or /sessions for episodes).',
         tags,
         body: resetKwargsSchema.nullish(),
-        response: { 200: observationPayloadSchema },
+        response: { 200: observationReplySchema },
       },
     },
     (request, reply) => {
@@ -93,7 +77,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
         summary: 'Stateless step: a fresh env reset with seed/options, then the action.',
         tags,
         body: stepRequestSchema,
-        response: { 200: observationPayloadSchema },
+        response: { 200: stepReplySchema },
       },
     },
     (request, reply) => {

@@ -6,8 +6,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
 import { policyRegistry } from '../../envs/index.js'
-import { EvalJobRunner } from '../../train/eval-job.js'
+import { EvalJobRunner } from '../../eval/eval-job.js'
 import { pushToHub } from '../../train/hub-push.js'
+import { makeOutputsDirectory } from '../../train/make-outputs-directory.js'
 import {
   defaultTrainingSettings,
   resolveTrainingSettings,
@@ -82,6 +83,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     policies: policyRegistry,
     defaultEnvId: context.defaultHost.id,
     maxModelReplyBytes: context.options.maxModelReplyBytes,
+    makeDirectory: makeOutputsDirectory,
   })
   registerCountersRoutes(app, { context, usage: options.usage })
   registerTrainingRoutes(app, {

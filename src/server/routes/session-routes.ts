@@ -8,11 +8,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { EpisodeInfo, Observation } from '../../core/env/env-api.js'
 import type { EnvHost } from '../env-host.js'
 import type { ServerContext } from '../server-context.js'
 import type { EnvSession } from '../session/env-session.js'
 import { resetInput, stepInput } from '../session/session-operations.js'
+import type { ObservationPayloadInput } from '../wire/observation-payload.js'
 import { type ResetKwargs, resetKwargsSchema, sessionStepSchema } from '../wire/wire-schemas.js'
 import { forwardIfForeign } from './forward-session-request.js'
 
@@ -34,15 +34,8 @@ export const sessionReplySchema = z
   })
   .describe('A session reset or step.')
 
-interface SessionReplyInput {
-  session: EnvSession
-  observation: Observation
-  reward: number | null
-  terminated: boolean
-  truncated: boolean
-  info: EpisodeInfo
-  text: string
-}
+/** What an OpenEnv payload is built from, plus the session it belongs to. */
+type SessionReplyInput = ObservationPayloadInput & { session: EnvSession }
 
 function sessionReply(input: SessionReplyInput): z.output<typeof sessionReplySchema> {
   const { session, observation, info } = input

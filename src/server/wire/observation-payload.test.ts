@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { listToolsPayloadJson, observationPayloadJson, wsEnvelope } from './observation-payload.js'
+import { listToolsReplySchema, observationReplySchema, stepReplySchema } from '../../core/wire/openenv-reply.js'
+import { callToolPayloadJson, listToolsPayloadJson, observationPayloadJson, wsEnvelope } from './observation-payload.js'
 
 const info = { cumulative_reward: -0.25, step_count: 1 }
 
@@ -62,5 +63,37 @@ describe('observationPayloadJson', () => {
       request_id: 'r"1',
     })
     expect(JSON.parse(wsEnvelope('state', '{}', undefined))).toEqual({ type: 'state', data: {} })
+  })
+})
+
+describe('the payloads and the wire module agree', () => {
+  const bad = {
+    observation: {
+      view: 1,
+      error: { code: 'invalid_arguments', message: 'm', issues: [{ code: 'c', path: 'p', message: 'm' }] },
+    },
+    reward: -0.25,
+    terminated: false,
+    truncated: false,
+    info,
+    text: 't',
+  }
+
+  it('reset, step and call_tool payloads parse as observation replies; list_tools as a tool list', () => {
+    for (const json of [observationPayloadJson(bad), callToolPayloadJson('inspect', bad)]) {
+      expect(observationReplySchema.safeParse(JSON.parse(json)).error).toBeUndefined()
+      expect(stepReplySchema.safeParse(JSON.parse(json)).success).toBe(true)
+    }
+    const tools = JSON.parse(listToolsPayloadJson([{ name: 'a', description: 'd', inputSchema: { type: 'object' } }]))
+    expect(listToolsReplySchema.safeParse(tools).error).toBeUndefined()
+    expect(stepReplySchema.safeParse(tools).success).toBe(true)
+    expect(observationReplySchema.safeParse(tools).success).toBe(false)
+  })
+
+  it('the schema refuses what the payload never is: a metadata without its episode flags', () => {
+    const payload = JSON.parse(observationPayloadJson(bad))
+    delete payload.metadata.terminated
+    const result = observationReplySchema.safeParse(payload)
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['metadata.terminated'])
   })
 })

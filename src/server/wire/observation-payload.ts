@@ -2,9 +2,11 @@
  * @module server/wire: OpenEnv's `{observation, reward, done}` payload with `metadata` kept (OpenEnv #616):
  * `metadata = {terminated, truncated, info, text, error?}` sits both at the top level (the shape OpenEnv's
  * fix reads) and inside `observation` (where older generic and typed clients find it).
- * Built by string concatenation on the hot path: the metadata is serialised once.
+ * Built by string concatenation on the hot path: the metadata is serialised once. What the bytes hold is
+ * declared once, in `core/wire/openenv-reply.ts` (tests parse these payloads with it).
  */
 import type { EpisodeInfo, Observation } from '../../core/env/env-api.js'
+import type { ReplyMetadata } from '../../core/wire/openenv-reply.js'
 import type { WireTool } from '../env-host.js'
 
 export interface ObservationPayloadInput {
@@ -18,8 +20,8 @@ export interface ObservationPayloadInput {
   text: string
 }
 
-export function metadataOf(input: ObservationPayloadInput): Record<string, unknown> {
-  const metadata: Record<string, unknown> = {
+export function metadataOf(input: ObservationPayloadInput): ReplyMetadata {
+  const metadata: ReplyMetadata = {
     terminated: input.terminated,
     truncated: input.truncated,
     info: input.info,

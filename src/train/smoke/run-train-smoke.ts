@@ -18,12 +18,12 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { errorReplySchema } from '../../core/wire/openenv-reply.js'
 import { packageRoot } from '../training-settings.js'
 import { type Learning, learningCheckName, runLearningProbe } from './learning-probe.js'
 import { checkSmokeRun, type SmokeCheck } from './smoke-checks.js'
 import { parseReply, printCounters, SmokeClient, waitForEnd } from './smoke-client.js'
 import {
-  errorReplySchema,
   outputsListingSchema,
   rolloutLineSchema,
   serverCountersSchema,

@@ -2,6 +2,7 @@
  * @module train/smoke: the server replies the training smoke reads, as zod schemas (the types derive
  * from them). Objects are loose: the smoke reads what it checks and tolerates fields added later; a
  * reply that lacks a field it reads, or has one of the wrong type, stops the smoke with a coded error.
+ * The server's error body is the wire module's (`core/wire/openenv-reply.ts`), not redeclared here.
  */
 import { z } from 'zod'
 import { logRowSchema } from '../log-history.js'
@@ -22,11 +23,6 @@ export const trainingStartReplySchema = z.looseObject({
   run_id: z.string(),
   pid: z.number(),
   command: z.array(z.string()),
-})
-
-/** Any coded error reply. */
-export const errorReplySchema = z.looseObject({
-  error: z.looseObject({ code: z.string(), message: z.string().optional() }),
 })
 
 /** `GET /train/metrics`. */

@@ -1,5 +1,5 @@
 /**
- * @module train: `/api/eval` as a background job, one at a time: baseline policies, or a model behind an
+ * @module eval: `/api/eval` as a background job, one at a time: baseline policies, or a model behind an
  * OpenAI-compatible endpoint, over one of the env's dataset splits. Results land under the outputs root
  * (`evals/<job_id>/summary.json` and `episodes.jsonl`, which the dashboard's eval and replay pages read).
  *
@@ -9,22 +9,21 @@
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { modelModes } from '../agent/chat-model.js'
+import { createChatModel } from '../agent/create-chat-model.js'
 import { modelAgent } from '../agent/model-agent.js'
-import { OpenAiCompatibleModel } from '../agent/openai-compatible-model.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../core/registry/policy-registry.js'
-import { buildSummary, type EvalSummary } from '../eval/build-summary.js'
-import { episodeLine } from '../eval/episode-record.js'
-import { buildLlmSummary } from '../eval/llm-summary.js'
-import { runEval } from '../eval/run-eval.js'
-import { runFingerprint } from '../eval/run-fingerprint.js'
-import { runLlmEval } from '../eval/run-llm-eval.js'
-import { makeOutputsDirectory } from './make-outputs-directory.js'
-import { TrainingStateError, TrainingUnavailableError } from './training-errors.js'
+import { buildSummary, type EvalSummary } from './build-summary.js'
+import { episodeLine } from './episode-record.js'
+import { EvalJobError } from './eval-job-error.js'
+import { buildLlmSummary } from './llm-summary.js'
+import { runEval } from './run-eval.js'
+import { runFingerprint } from './run-fingerprint.js'
+import { runLlmEval } from './run-llm-eval.js'
 
 export const evalJobRequestSchema = z
   .strictObject({
@@ -82,6 +81,8 @@ export interface EvalJobRunnerOptions {
   defaultEnvId: string
   /** Largest model-endpoint reply read; a bigger one fails the job (`endpoint_reply_too_large`; default 16 MiB). */
   maxModelReplyBytes?: number
+  /** Creates a job's folder; the server passes one that turns a refused write into a coded 503. */
+  makeDirectory?: (path: string) => Promise<void>
   now?: () => Date
 }
 
@@ -128,16 +129,17 @@ export class EvalJobRunner extends EventEmitter {
   /** Validates and starts a job; throws 409 `eval_running` while one runs. */
   start(request: EvalJobRequest): EvalJobStatus {
     if (this.current.state === 'running') {
-      throw new TrainingStateError({
+      throw new EvalJobError({
         code: 'eval_running',
         message: `Eval job ${this.current.job_id} is still running; wait for it or POST /api/eval/cancel.`,
         details: { job_id: this.current.job_id },
+        status: 409,
       })
     }
     const envId = request.env_id ?? this.options.defaultEnvId
     const registration = this.options.envs.get(envId)
     if (!registration.dataset) {
-      throw new TrainingUnavailableError({ code: 'no_dataset', message: `Env ${envId} generates no dataset.`, status: 422 })
+      throw new EvalJobError({ code: 'no_dataset', message: `Env ${envId} generates no dataset.`, status: 422 })
     }
     const allRows = registration.dataset.rows(request.split)
     const rows = request.max_rows === undefined ? allRows : allRows.slice(0, request.max_rows)
@@ -184,7 +186,7 @@ export class EvalJobRunner extends EventEmitter {
 
   cancel(): EvalJobStatus {
     if (this.current.state !== 'running') {
-      throw new TrainingStateError({ code: 'no_eval_running', message: 'No eval job is running.' })
+      throw new EvalJobError({ code: 'no_eval_running', message: 'No eval job is running.', status: 409 })
     }
     this.controller?.abort(new Error('cancelled'))
     return this.status()
@@ -199,7 +201,7 @@ export class EvalJobRunner extends EventEmitter {
     groupBy: readonly string[]
     samples: number
   }): Promise<EvalSummary> {
-    await makeOutputsDirectory(job.folder)
+    await (this.options.makeDirectory ?? makeFolder)(job.folder)
     const episodesPath = join(job.folder, 'episodes.jsonl')
     let summary: EvalSummary
     const runInfo = { env_id: job.envId, dataset: job.request.split, rows: job.rows.length }
@@ -218,17 +220,17 @@ export class EvalJobRunner extends EventEmitter {
       await writeLines(episodesPath, records.map(episodeLine))
     } else {
       const spec = job.request.model
-      const model = new OpenAiCompatibleModel({
+      // No API key and no endpoint check: the server's credentials never travel to a URL a request chose.
+      const model = await createChatModel({
         baseUrl: spec.base_url,
         model: spec.name,
         mode: spec.mode,
-        sampling: {
-          ...(spec.max_tokens === undefined ? {} : { max_tokens: spec.max_tokens }),
-          ...(spec.temperature === undefined ? {} : { temperature: spec.temperature }),
-        },
+        ...(spec.max_tokens === undefined ? {} : { maxTokens: spec.max_tokens }),
+        ...(spec.temperature === undefined ? {} : { temperature: spec.temperature }),
         ...(spec.enable_thinking === undefined ? {} : { enableThinking: spec.enable_thinking }),
         maxConcurrency: spec.concurrency,
         ...(this.options.maxModelReplyBytes === undefined ? {} : { maxReplyBytes: this.options.maxModelReplyBytes }),
+        checkEndpoint: false,
       })
       {
         const run = await runLlmEval({
@@ -257,6 +259,10 @@ export class EvalJobRunner extends EventEmitter {
     await writeFile(join(job.folder, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
     return summary
   }
+}
+
+const makeFolder = async (path: string) => {
+  await mkdir(path, { recursive: true })
 }
 
 async function writeLines(path: string, lines: readonly object[]): Promise<void> {
