@@ -14,14 +14,14 @@ import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } f
 import { withFailedAudit } from '../io/failed-audit.js'
 import type { LoadedTask } from '../io/load-task-files.js'
 import { publishDirectory } from '../io/publish-directory.js'
-import { type LabelGapGate, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
-import { type LegacyExportOptions, prepareLegacyExport } from '../sft/prepare-legacy-export.js'
+import { prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
+import { type LabelGapGate, type RecordPlan, recordRowInputs } from '../planning/record-plan.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { writeRlParquet } from './rl-parquet.js'
 import { rlReleaseFormat } from './rl-row.js'
 import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
 
-export type RunRlExportOptions = LegacyExportOptions
+export type RunRlExportOptions = RecordExportOptions
 
 export interface RlExportReport {
   format: string
@@ -48,7 +48,7 @@ export interface RlExportReport {
 async function stageRelease(options: {
   staging: string
   dataset: string
-  plan: SftPlan
+  plan: RecordPlan
   loaded: LoadedTask
   canonicalSha256: string
 }): Promise<RlExportReport> {
@@ -58,7 +58,7 @@ async function stageRelease(options: {
   const builder = new RlRowBuilder({ dataset, task })
   const splits: RlExportReport['splits'] = {}
   for (const split of splitNames) {
-    const rows = builder.rows(sftRowInputs(plan.splits[split], fields))
+    const rows = builder.rows(recordRowInputs(plan.splits[split], fields))
     const parquetSha256 = writeRlParquet({
       path: join(options.staging, `${split}.parquet`),
       rows,
@@ -133,7 +133,7 @@ export async function runRlExport(options: RunRlExportOptions): Promise<RlExport
   return withFailedAudit(
     { stage: 'rl export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
     async () => {
-      const { dataset, loaded, canonicalSha256, plan } = prepareLegacyExport(options)
+      const { dataset, loaded, canonicalSha256, plan } = prepareRecordExport(options)
       let report: RlExportReport | undefined
       await publishDirectory({
         target: options.outputDir,

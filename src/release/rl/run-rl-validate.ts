@@ -6,7 +6,7 @@
  */
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { writeJsonReport } from '../io/atomic-file.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../planning/task-options.js'
 import { rlCanonicalErrors } from './check-rl-canonical.js'
 import { type RlValidationReport, readRlRelease } from './validate-rl-release.js'
 

@@ -6,10 +6,10 @@
 import { splitNames } from '../contracts/canonical-record.js'
 import { withFailedAudit } from '../io/failed-audit.js'
 import { publishDirectory } from '../io/publish-directory.js'
+import { prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
 import { exportLegacySft, type SftExportReport } from './export-legacy-sft.js'
-import { type LegacyExportOptions, prepareLegacyExport } from './prepare-legacy-export.js'
 
-export interface RunSftExportOptions extends LegacyExportOptions {
+export interface RunSftExportOptions extends RecordExportOptions {
   onProgress?: (done: number, total: number) => void
 }
 
@@ -17,7 +17,7 @@ export async function runSftExport(options: RunSftExportOptions): Promise<SftExp
   return withFailedAudit(
     { stage: 'sft export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
     async () => {
-      const { dataset, loaded, canonicalSha256, plan } = prepareLegacyExport(options)
+      const { dataset, loaded, canonicalSha256, plan } = prepareRecordExport(options)
       let report: SftExportReport | undefined
       let written = 0
       await publishDirectory({

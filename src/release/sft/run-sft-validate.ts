@@ -11,8 +11,8 @@ import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js
 import { splitNames } from '../contracts/canonical-record.js'
 import { writeJsonReport } from '../io/atomic-file.js'
 import { sha256Hex } from '../io/sha256.js'
+import { loadTaskFor, type TaskOptions } from '../planning/task-options.js'
 import { legacySftFormat } from './legacy-sft-rows.js'
-import { loadTaskFor, type TaskOptions } from './task-options.js'
 import { checkLegacyRow, StagePairs } from './validate-legacy-rows.js'
 
 export interface SftValidationReport {

@@ -5,7 +5,7 @@
  */
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { writeJsonReport } from '../io/atomic-file.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { loadTaskFor, type TaskOptions } from '../planning/task-options.js'
 import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
 
 export interface RunTrajectoryValidateOptions extends TaskOptions {
