@@ -11,11 +11,10 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } from '../contracts/export-report-parts.js'
-import { withFailedAudit } from '../io/failed-audit.js'
-import type { LoadedTask } from '../io/load-task-files.js'
-import { publishDirectory } from '../io/publish-directory.js'
-import { prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
-import { type LabelGapGate, type RecordPlan, recordRowInputs } from '../planning/record-plan.js'
+import type { ReleaseExportSteps } from '../contracts/release-kind.js'
+import { exportRelease } from '../kinds/export-release.js'
+import { type PreparedRecordExport, prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
+import { type LabelGapGate, recordRowInputs } from '../planning/record-plan.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { writeRlParquet } from './rl-parquet.js'
 import { rlReleaseFormat } from './rl-row.js'
@@ -45,13 +44,7 @@ export interface RlExportReport {
 }
 
 /** Writes, reads back and validates the split files in `staging`; returns the report (not yet written). */
-async function stageRelease(options: {
-  staging: string
-  dataset: string
-  plan: RecordPlan
-  loaded: LoadedTask
-  canonicalSha256: string
-}): Promise<RlExportReport> {
+async function stageRelease(options: PreparedRecordExport & { staging: string }): Promise<RlExportReport> {
   const { plan, loaded, dataset } = options
   const task = loaded.task
   const fields = task.taskConfig.metadata_fields
@@ -129,20 +122,16 @@ async function stageRelease(options: {
   }
 }
 
+export const rlExportSteps: ReleaseExportSteps<RunRlExportOptions, PreparedRecordExport, RlExportReport> = {
+  stage: 'rl export',
+  plan: prepareRecordExport,
+  async write(prepared, staging) {
+    const report = await stageRelease({ ...prepared, staging })
+    writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
+    return report
+  },
+}
+
 export async function runRlExport(options: RunRlExportOptions): Promise<RlExportReport> {
-  return withFailedAudit(
-    { stage: 'rl export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
-    async () => {
-      const { dataset, loaded, canonicalSha256, plan } = prepareRecordExport(options)
-      let report: RlExportReport | undefined
-      await publishDirectory({
-        target: options.outputDir,
-        async build(staging) {
-          report = await stageRelease({ staging, dataset, plan, loaded, canonicalSha256 })
-          writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
-        },
-      })
-      return report as RlExportReport
-    },
-  )
+  return exportRelease(rlExportSteps, options)
 }
