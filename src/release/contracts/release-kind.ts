@@ -26,26 +26,37 @@ export interface ReleaseExportSteps<Options extends ReleaseTarget, Plan, Report>
   write(plan: Plan, staging: string): Report | Promise<Report>
 }
 
-/**
- * One release kind. `Context` is what reading and checking a row needs (the task, the dataset, the
- * family's validator); `Validate` the validator's options.
- */
-export interface ReleaseKind<Options extends ReleaseTarget, Plan, Report, Context, Validate, Validation extends ReleaseValidation>
-  extends ReleaseExportSteps<Options, Plan, Report> {
+/** The types a kind fills in. */
+export interface ReleaseKindTypes {
+  options: ReleaseTarget
+  plan: unknown
+  report: unknown
+  /** What a row context is made from (the task and the dataset; a mixture's family and tasks). */
+  source: unknown
+  /** What reading and checking a row needs (the task, the dataset, prompts built once). */
+  context: unknown
+  /** The validator's options. */
+  validate: unknown
+  validation: ReleaseValidation
+}
+
+/** One release kind. */
+export interface ReleaseKind<T extends ReleaseKindTypes> extends ReleaseExportSteps<T['options'], T['plan'], T['report']> {
   /** The CLI group: `releaseops release <command> …`. */
   command: 'sft' | 'rl' | 'trajectories' | 'mixture'
   /** The `format` id of its `export_report.json`. */
   format: string
-  columns(context: Context): ParquetField[]
   /** Plans, writes and publishes (the export shell over `plan` and `write`). */
-  export(options: Options): Promise<Report>
-  /** One split's rows, read back with our reader. */
-  readRows(path: string, context: Context): Promise<Record<string, unknown>[]>
-  checkRow(row: Record<string, unknown>, context: Context): InputIssue[]
+  export(options: T['options']): Promise<T['report']>
+  rowContext(source: T['source']): T['context']
+  columns(context: T['context']): ParquetField[]
+  /** One split's rows, read back with the reader its validator uses. */
+  readRows(path: string, context: T['context']): Promise<Record<string, unknown>[]>
+  checkRow(row: Record<string, unknown>, context: T['context']): InputIssue[]
   /** Reads a published release back and checks every row, the splits and the report's hashes. */
-  validate(options: Validate): Validation | Promise<Validation>
+  validate(options: T['validate']): T['validation'] | Promise<T['validation']>
 }
 
-/** A kind of any type parameters (for lists of kinds). */
-// biome-ignore lint/suspicious/noExplicitAny: a list of kinds holds kinds of different option types.
-export type AnyReleaseKind = ReleaseKind<any, any, any, any, any, ReleaseValidation>
+/** A kind of any types (for lists of kinds). */
+// biome-ignore lint/suspicious/noExplicitAny: a list of kinds holds kinds of different types.
+export type AnyReleaseKind = ReleaseKind<any>
