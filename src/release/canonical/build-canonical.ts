@@ -116,7 +116,8 @@ export class CanonicalBuilder {
     this.excluded = new Set(options.config.projection_excluded_category_ids)
   }
 
-  add(raw: unknown): void {
+  /** Builds one record; returns it, or undefined when it became an issue instead. */
+  add(raw: unknown): CanonicalRecord | undefined {
     const index = this.inputCount++
     const { issues } = this
     const where = () => recordLocation(this.options.source, index, raw)
@@ -126,7 +127,7 @@ export class CanonicalBuilder {
       if (!parsed.success) {
         for (const issue of parsed.error.issues)
           issues.push({ code: issue.code, path: `${where()}:${issue.path.join('.')}`, message: issue.message })
-        return
+        return undefined
       }
       record = parsed.data as ProcessedRecord
     }
@@ -138,7 +139,7 @@ export class CanonicalBuilder {
         path: `${where()}:id`,
         message: `id ${record.id} does not match its metadata for dataset ${this.options.dataset} (expected ${expected})`,
       })
-      return
+      return undefined
     }
     // Preprocessing keeps one record per id, so trusted records need no second index of their ids.
     if (!this.options.trusted) {
@@ -149,7 +150,7 @@ export class CanonicalBuilder {
           path: `${where()}:id`,
           message: `id ${record.id} repeats record ${first + 1}`,
         })
-        return
+        return undefined
       }
       this.ids.set(record.id, index)
     }
@@ -160,7 +161,7 @@ export class CanonicalBuilder {
         path: `${where()}:classification.${this.options.config.leaf_level}`,
         message: `leaf "${resolution.leaf}" resolves to ${resolution.categoryId}, which the dataset config excludes`,
       })
-      return
+      return undefined
     }
     bump(this.statuses, resolution.status)
     if (resolution.status === 'missing_leaf') bump(this.missing, resolution.leaf)
@@ -204,6 +205,7 @@ export class CanonicalBuilder {
     canonical.split = null
     canonical.split_exclusion_reason = null
     this.records.push(canonical as CanonicalRecord)
+    return canonical as CanonicalRecord
   }
 
   report(): ResolutionReport {

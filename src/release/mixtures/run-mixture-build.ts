@@ -12,6 +12,8 @@ import { withFailedAudit } from '../../io/failed-audit.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../../io/publish-directory.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { publishedRelease } from '../contracts/export-report-parts.js'
+import type { ReleaseExportSteps } from '../contracts/release-kind.js'
+import { exportRelease } from '../kinds/export-release.js'
 import { writeParquetRows } from '../parquet/parquet-rows.js'
 import type { MaterializedSplit } from './materialize-split.js'
 import { mixtureFamilyBuilder } from './mixture-family-builders.js'
@@ -91,73 +93,83 @@ function buildReport(options: {
   }
 }
 
+/** What the mixture build checked and read before writing. */
+export interface MixtureBuildPlan {
+  options: RunMixtureBuildOptions
+  policy: SamplingPolicy
+  specs: ReturnType<typeof parseMixtureInputs>
+  tasks: MixtureTasks
+  builder: ReturnType<typeof mixtureFamilyBuilder>
+  inputs: InputRelease[]
+}
+
+async function planMixtureBuild(options: RunMixtureBuildOptions): Promise<MixtureBuildPlan> {
+  if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
+  const policy = options.sampling ?? 'passthrough'
+  const specs = parseMixtureInputs(options.inputs)
+  const tasks = loadMixtureTasks({ ...options, datasets: specs.map((spec) => spec.dataset) })
+  const builder = mixtureFamilyBuilder(options.family, tasks)
+  const inputs = specs.map((spec) => {
+    const pinned = tasks.manifest.datasets[spec.dataset] as MixtureTasks['manifest']['datasets'][string]
+    return readInputRelease(spec, {
+      format: builder.inputFormat,
+      grading: { sha256: pinned.sha256, levels: pinned.levels, gtField: pinned.gt_field },
+      task: {
+        registry: tasks.task.registry_sha256,
+        corpus: tasks.task.corpus_sha256,
+        taskConfig: tasks.task.task_config_sha256,
+      },
+    })
+  })
+  for (const spec of specs) await builder.read(spec)
+  return { options, policy, specs, tasks, builder, inputs }
+}
+
+/** Materializes and writes every split and the report into `staging`, then validates it as a consumer would. */
+async function writeMixtureRelease(plan: MixtureBuildPlan, staging: string): Promise<MixtureReport> {
+  const { options, policy, specs, tasks, builder, inputs } = plan
+  const splits: Record<string, MaterializedSplit<unknown> & { parquet_sha256: string }> = {}
+  for (const split of splitNames) {
+    const materialized = builder.materialize(split, policy)
+    const path = join(staging, `${split}.parquet`)
+    const rows = materialized.rows as Record<string, unknown>[]
+    const parquet_sha256 = builder.validator.io
+      ? builder.validator.io.write(path, rows)
+      : writeParquetRows({ path, columns: builder.validator.columns, rows })
+    splits[split] = { ...materialized, parquet_sha256 }
+  }
+  const report = buildReport({
+    extras: builder.reportExtras?.() ?? {},
+    family: options.family,
+    trajectoryFormat: builder.validator.trajectoryFormat,
+    rowFormat: builder.rowFormat,
+    policy,
+    tasks,
+    inputs,
+    splits,
+  })
+  const reportPath = join(staging, 'export_report.json')
+  writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
+  const validation = await validateMixtureRelease({ directory: staging, validator: builder.validator, tasks, inputs: specs })
+  if (!validation.valid) {
+    const failing = Object.entries(validation.splits).find(([, details]) => details.error_count > 0)
+    throw new ReleaseOpsError({
+      code: 'staged_release_invalid',
+      path: options.outputDir,
+      message: `The staged ${options.family} mixture failed validation: ${failing ? `${failing[0]}: ${failing[1].errors[0]}` : [...validation.report_errors, ...validation.cross_split_errors, ...validation.lineage_errors][0]}`,
+    })
+  }
+  report.validation = validation
+  writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
+  return report
+}
+
+export const mixtureBuildSteps: ReleaseExportSteps<RunMixtureBuildOptions, MixtureBuildPlan, MixtureReport> = {
+  stage: 'mixture build',
+  plan: planMixtureBuild,
+  write: writeMixtureRelease,
+}
+
 export async function runMixtureBuild(options: RunMixtureBuildOptions): Promise<MixtureReport> {
-  return withFailedAudit(
-    { stage: 'mixture build', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
-    async () => {
-      if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
-      const policy = options.sampling ?? 'passthrough'
-      const specs = parseMixtureInputs(options.inputs)
-      const tasks = loadMixtureTasks({ ...options, datasets: specs.map((spec) => spec.dataset) })
-      const builder = mixtureFamilyBuilder(options.family, tasks)
-      const inputs = specs.map((spec) => {
-        const pinned = tasks.manifest.datasets[spec.dataset] as MixtureTasks['manifest']['datasets'][string]
-        return readInputRelease(spec, {
-          format: builder.inputFormat,
-          grading: { sha256: pinned.sha256, levels: pinned.levels, gtField: pinned.gt_field },
-          task: {
-            registry: tasks.task.registry_sha256,
-            corpus: tasks.task.corpus_sha256,
-            taskConfig: tasks.task.task_config_sha256,
-          },
-        })
-      })
-      for (const spec of specs) await builder.read(spec)
-      let report: MixtureReport | undefined
-      await publishDirectory({
-        target: options.outputDir,
-        async build(staging) {
-          const splits: Record<string, MaterializedSplit<unknown> & { parquet_sha256: string }> = {}
-          for (const split of splitNames) {
-            const materialized = builder.materialize(split, policy)
-            const path = join(staging, `${split}.parquet`)
-            const rows = materialized.rows as Record<string, unknown>[]
-            const parquet_sha256 = builder.validator.io
-              ? builder.validator.io.write(path, rows)
-              : writeParquetRows({ path, columns: builder.validator.columns, rows })
-            splits[split] = { ...materialized, parquet_sha256 }
-          }
-          report = buildReport({
-            extras: builder.reportExtras?.() ?? {},
-            family: options.family,
-            trajectoryFormat: builder.validator.trajectoryFormat,
-            rowFormat: builder.rowFormat,
-            policy,
-            tasks,
-            inputs,
-            splits,
-          })
-          const reportPath = join(staging, 'export_report.json')
-          writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
-          const validation = await validateMixtureRelease({
-            directory: staging,
-            validator: builder.validator,
-            tasks,
-            inputs: specs,
-          })
-          if (!validation.valid) {
-            const failing = Object.entries(validation.splits).find(([, details]) => details.error_count > 0)
-            throw new ReleaseOpsError({
-              code: 'staged_release_invalid',
-              path: options.outputDir,
-              message: `The staged ${options.family} mixture failed validation: ${failing ? `${failing[0]}: ${failing[1].errors[0]}` : [...validation.report_errors, ...validation.cross_split_errors, ...validation.lineage_errors][0]}`,
-            })
-          }
-          report.validation = validation
-          writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
-        },
-      })
-      return report as MixtureReport
-    },
-  )
+  return exportRelease(mixtureBuildSteps, options)
 }

@@ -5,9 +5,9 @@ import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../io/sha256.js'
-import { PlainColumnsBuilder } from '../sft/plain-columns.js'
 import { type FixedShapeColumns, FixedShapeParquetWriter } from './fixed-shape-parquet-writer.js'
 import { fieldsOf, shapes } from './parquet-shape.js'
+import { PlainColumnsBuilder } from './plain-columns.js'
 
 const columns: FixedShapeColumns = {
   columns: fieldsOf({

@@ -11,11 +11,11 @@
 import { brotliCompressSync, constants } from 'node:zlib'
 import type { ColumnChunk, RowGroup } from 'hyparquet'
 import { ByteWriter } from 'hyparquet-writer'
-import type { ColumnBatch } from '../sft/plain-columns.js'
 import { compileColumns } from './compiled-columns.js'
 import { writePageHeader, writeRleBitPackedHybrid } from './hyparquet-internals.js'
 import { ParquetFile } from './parquet-file.js'
 import { type ParquetField, parquetSchemaOf } from './parquet-shape.js'
+import type { ColumnBatch } from './plain-columns.js'
 
 export const parquetPageSize = 1 << 20
 export const parquetCreatedBy = 'releaseops fixed-shape writer'

@@ -19,8 +19,8 @@ import { quarantineConflicts } from '../canonical/run-quarantine-conflicts.js'
 import { type SplitReport, splitRecords } from '../canonical/split-records.js'
 import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import type { LoadedTask } from '../inputs/load-task-files.js'
+import { planRecords } from '../planning/record-plan.js'
 import { exportLegacySft, type SftExportReport } from '../sft/export-legacy-sft.js'
-import { planLegacySft } from '../sft/legacy-sft-rows.js'
 import { settleable } from '../workers/settleable.js'
 import { writeRecordArrayInWorker } from '../workers/write-record-array-in-worker.js'
 import type { SftWriters } from '../workers/write-sft-in-workers.js'
@@ -150,7 +150,7 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   let exported: SftExportReport | undefined
   let audits: { rawAudit: BundleAuditReport; finalAudit: BundleAuditReport }
   try {
-    const plan = planLegacySft({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
+    const plan = planRecords({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
     if (plan.issues.length > 0 || plan.gate.status === 'failed') {
       throw new InvalidInputError({
         code: carriedCode(plan.issues[0]?.code ?? 'label_gap'),

@@ -1,5 +1,5 @@
 /** @module release/pipeline: what the release line takes and returns. */
-import type { TaskOptions } from '../sft/task-options.js'
+import type { TaskOptions } from '../planning/task-options.js'
 
 export interface ReleaseLineOptions extends TaskOptions {
   input: string

@@ -17,13 +17,14 @@ import { CanonicalBuilder } from '../canonical/build-canonical.js'
 import { loadCanonicalInputs, throwBuildIssues } from '../canonical/run-canonical-build.js'
 import { checkLostLabels } from '../canonical/unresolved-labels.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
+import type { ProcessedRecord } from '../contracts/processed-record.js'
+import { loadTaskFor } from '../planning/task-options.js'
 import { loadColumnMapping, preprocessWorkbook } from '../preprocess/run-preprocess.js'
-import { loadTaskFor } from '../sft/task-options.js'
 import { BackgroundFileWriter } from '../workers/background-file-writer.js'
 import { readXlsxRowsInWorker, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import { SftWriters } from '../workers/write-sft-in-workers.js'
 import { publishReleaseLine } from './publish-release-line.js'
-import { releaseLineLayout } from './release-line-layout.js'
+import { type ReleaseLineLayout, releaseLineLayout } from './release-line-layout.js'
 import type { ReleaseLineOptions, ReleaseLineResult } from './release-line-options.js'
 import { lineReport } from './release-line-report.js'
 import { type StageRecorder, stageTimer } from './stage-timer.js'
@@ -45,20 +46,10 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
   }
 }
 
-async function runLine(
-  options: ReleaseLineOptions,
-  layout: ReturnType<typeof releaseLineLayout>,
-  source: WorkerRowSource | undefined,
-): Promise<ReleaseLineResult> {
-  const timings: ReleaseLineResult['timings'] = []
-  const record: StageRecorder = (stage, seconds, rows) => {
-    timings.push({ stage, seconds, rows })
-    options.onStage?.(stage, seconds, rows)
-  }
-  const timed = stageTimer(record)
-  // Every input is checked before the first stage runs.
+/** Every input of the line, loaded and checked before the first stage runs. */
+function loadLineInputs(options: ReleaseLineOptions) {
   const mapping = loadColumnMapping(options.mapping)
-  const inputs = loadCanonicalInputs({
+  const canonical = loadCanonicalInputs({
     dataset: options.dataset,
     configFile: options.configFile,
     registry: options.registry,
@@ -71,85 +62,119 @@ async function runLine(
     options.classificationStandard,
   )
   const standards = { classification: sha256File(options.classificationStandard), grading: sha256File(options.gradingStandard) }
-  const levelField = loaded.task.grading.gt_field
+  return { mapping, canonical, loaded, standards }
+}
 
-  // Preprocess and canonical build run record by record while the worker thread parses the workbook:
-  // each processed record is appended to its file and resolved as soon as it exists.
+type LineInputs = ReturnType<typeof loadLineInputs>
+
+/**
+ * Where each processed record goes as soon as it exists: appended to the processed file, built into a
+ * canonical record, and (when it was built) grouped for the raw audit at its position.
+ */
+class LineRecordSink {
+  private built = 0
+  constructor(
+    private readonly file: RecordArrayWriter,
+    private readonly builder: CanonicalBuilder,
+    private readonly groups: PromptKeyGroups,
+  ) {}
+
+  add(record: ProcessedRecord): void {
+    this.file.add(record)
+    const made = this.builder.add(record)
+    if (made) this.groups.add(made, this.built++)
+  }
+}
+
+/**
+ * Preprocess and canonical build, record by record while the worker thread parses the workbook; a worker
+ * encodes, hashes and writes the processed file meanwhile.
+ */
+async function preprocessAndBuild(
+  options: ReleaseLineOptions,
+  layout: ReleaseLineLayout,
+  inputs: LineInputs,
+  source: WorkerRowSource | undefined,
+) {
   const builder = new CanonicalBuilder({
     dataset: options.dataset,
-    config: inputs.config,
-    registry: inputs.registry,
+    config: inputs.canonical.config,
+    registry: inputs.canonical.registry,
     source: basename(layout.processed),
-    codeByLeaf: inputs.codeByLeaf,
+    codeByLeaf: inputs.canonical.codeByLeaf,
     trusted: true,
     // Each processed record is written to its file before it is built, and used no more after.
     adopt: true,
   })
-  // The raw audit's grouping is built record by record too.
-  const rawGroups = new PromptKeyGroups({ split: 'all', levelField, source: 'canonical' })
-  let writers: SftWriters | undefined
-  try {
-    const processed = await timed(
-      'preprocess + canonical build',
-      (value) => value.report.data_rows,
-      async () => {
-        let result: Awaited<ReturnType<typeof preprocessWorkbook>> | undefined
-        let sha256 = ''
-        await writeFileAtomicAsync({
-          path: layout.processed,
-          async write(temporary) {
-            // A worker encodes, hashes and writes the file while this thread builds canonical records.
-            const file = new BackgroundFileWriter(temporary)
-            try {
-              const writer = new RecordArrayWriter(file)
-              result = await preprocessWorkbook(
-                {
-                  input: options.input,
-                  mapping,
-                  dataset: options.dataset,
-                  ...(options.stripTrailingCodes === false ? { stripTrailingCodes: false } : {}),
-                  onRecord(record) {
-                    writer.add(record)
-                    const position = builder.records.length
-                    builder.add(record)
-                    const made = builder.records[position]
-                    if (made) rawGroups.add(made, position)
-                  },
-                },
-                source,
-              )
-              writer.end()
-            } catch (error) {
-              await file.abandon()
-              throw error
-            }
-            sha256 = await file.close()
+  const groups = new PromptKeyGroups({ split: 'all', levelField: inputs.loaded.task.grading.gt_field, source: 'canonical' })
+  let preprocessed: Awaited<ReturnType<typeof preprocessWorkbook>> | undefined
+  let sha256 = ''
+  await writeFileAtomicAsync({
+    path: layout.processed,
+    async write(temporary) {
+      const file = new BackgroundFileWriter(temporary)
+      try {
+        const writer = new RecordArrayWriter(file)
+        const sink = new LineRecordSink(writer, builder, groups)
+        preprocessed = await preprocessWorkbook(
+          {
+            input: options.input,
+            mapping: inputs.mapping,
+            dataset: options.dataset,
+            ...(options.stripTrailingCodes === false ? { stripTrailingCodes: false } : {}),
+            onRecord: (record) => sink.add(record),
           },
-        })
-        throwBuildIssues(layout.processed, builder.issues)
-        return { ...(result as NonNullable<typeof result>), sha256 }
-      },
-    )
-    const resolution = builder.report()
-    checkLostLabels({
-      dataset: options.dataset,
-      accounting: resolution.labels,
-      allow: options.allowUnresolved ?? false,
-      examples: resolution.unresolved.records,
-    })
-    // The SFT writer threads start now: their start-up overlaps the split and the audits.
-    writers = SftWriters.start(loaded.assets)
+          source,
+        )
+        writer.end()
+      } catch (error) {
+        await file.abandon()
+        throw error
+      }
+      sha256 = await file.close()
+    },
+  })
+  throwBuildIssues(layout.processed, builder.issues)
+  return { report: (preprocessed as NonNullable<typeof preprocessed>).report, sha256, builder, groups }
+}
+
+async function runLine(
+  options: ReleaseLineOptions,
+  layout: ReleaseLineLayout,
+  source: WorkerRowSource | undefined,
+): Promise<ReleaseLineResult> {
+  const timings: ReleaseLineResult['timings'] = []
+  const record: StageRecorder = (stage, seconds, rows) => {
+    timings.push({ stage, seconds, rows })
+    options.onStage?.(stage, seconds, rows)
+  }
+  const inputs = loadLineInputs(options)
+  const processed = await stageTimer(record)(
+    'preprocess + canonical build',
+    (value) => value.report.data_rows,
+    () => preprocessAndBuild(options, layout, inputs, source),
+  )
+  const resolution = processed.builder.report()
+  checkLostLabels({
+    dataset: options.dataset,
+    accounting: resolution.labels,
+    allow: options.allowUnresolved ?? false,
+    examples: resolution.unresolved.records,
+  })
+  // The SFT writer threads start now: their start-up overlaps the split and the audits.
+  const writers = SftWriters.start(inputs.loaded.assets)
+  try {
     const published = await publishReleaseLine({
       dataset: options.dataset,
       seed: options.seed ?? 42,
       quarantine: options.quarantine ?? true,
       layout,
-      records: builder.records,
-      groups: rawGroups,
-      resolution: { ...resolution, inputs: { processed_sha256: processed.sha256, ...inputs.hashes } },
+      records: processed.builder.records,
+      groups: processed.groups,
+      resolution: { ...resolution, inputs: { processed_sha256: processed.sha256, ...inputs.canonical.hashes } },
       writers,
-      loaded,
-      standards,
+      loaded: inputs.loaded,
+      standards: inputs.standards,
       record,
     })
     const report = lineReport({
@@ -166,6 +191,6 @@ async function runLine(
     })
     return { report, timings }
   } finally {
-    await writers?.close()
+    await writers.close()
   }
 }

@@ -7,7 +7,7 @@
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { buildNativeUserPrompt, nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
-import type { SftRowInput } from '../sft/legacy-sft-batches.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
 import { type RlRow, rlDataSource } from './rl-row.js'
 
 export interface RlRowBuilderOptions {
@@ -25,7 +25,7 @@ export class RlRowBuilder {
   }
 
   /** The native-tool episode row of one record. */
-  stage1(input: SftRowInput): RlRow {
+  stage1(input: RecordRowInput): RlRow {
     const { task, dataset } = this.options
     return {
       data_source: rlDataSource(dataset, 'stage1'),
@@ -48,7 +48,7 @@ export class RlRowBuilder {
   }
 
   /** The legacy reranker row of one record (its candidates permuted by the source id). */
-  stage2(input: SftRowInput): RlRow {
+  stage2(input: RecordRowInput): RlRow {
     const { task, dataset } = this.options
     const legacy = this.legacy.build({
       sourceId: input.id,
@@ -77,7 +77,7 @@ export class RlRowBuilder {
   }
 
   /** Stage 1 then stage 2 for every input, in input order. */
-  rows(inputs: readonly SftRowInput[]): RlRow[] {
+  rows(inputs: readonly RecordRowInput[]): RlRow[] {
     const rows: RlRow[] = []
     for (const input of inputs) rows.push(this.stage1(input), this.stage2(input))
     return rows

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { demoEpisodeSources, demoGradingTask } from '../../envs/grading/demo/demo-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
-import type { SftRowInput } from '../sft/legacy-sft-batches.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
 import { checkLegacyRow } from '../sft/validate-legacy-rows.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { checkRlRow, rlRowContext } from './check-rl-row.js'
 
 const task = demoGradingTask()
 const source = demoEpisodeSources()[0] as ReturnType<typeof demoEpisodeSources>[number]
-const input: SftRowInput = {
+const input: RecordRowInput = {
   id: source.sourceId,
   metadata: source.metadata as Record<string, string>,
   groundTruth: source.groundTruth,

@@ -13,15 +13,16 @@ import { withFailedAudit } from '../../io/failed-audit.js'
 import { publishDirectory } from '../../io/publish-directory.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } from '../contracts/export-report-parts.js'
-import type { LoadedTask } from '../inputs/load-task-files.js'
-import { type LabelGapGate, type SftPlan, sftRowInputs } from '../sft/legacy-sft-rows.js'
-import { type LegacyExportOptions, prepareLegacyExport } from '../sft/prepare-legacy-export.js'
+import type { ReleaseExportSteps } from '../contracts/release-kind.js'
+import { exportRelease } from '../kinds/export-release.js'
+import { type PreparedRecordExport, prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
+import { type LabelGapGate, recordRowInputs } from '../planning/record-plan.js'
 import { RlRowBuilder } from './build-rl-rows.js'
 import { writeRlParquet } from './rl-parquet.js'
 import { rlReleaseFormat } from './rl-row.js'
 import { type RlValidationReport, validateRlRelease } from './validate-rl-release.js'
 
-export type RunRlExportOptions = LegacyExportOptions
+export type RunRlExportOptions = RecordExportOptions
 
 export interface RlExportReport {
   format: string
@@ -45,20 +46,14 @@ export interface RlExportReport {
 }
 
 /** Writes, reads back and validates the split files in `staging`; returns the report (not yet written). */
-async function stageRelease(options: {
-  staging: string
-  dataset: string
-  plan: SftPlan
-  loaded: LoadedTask
-  canonicalSha256: string
-}): Promise<RlExportReport> {
+async function stageRelease(options: PreparedRecordExport & { staging: string }): Promise<RlExportReport> {
   const { plan, loaded, dataset } = options
   const task = loaded.task
   const fields = task.taskConfig.metadata_fields
   const builder = new RlRowBuilder({ dataset, task })
   const splits: RlExportReport['splits'] = {}
   for (const split of splitNames) {
-    const rows = builder.rows(sftRowInputs(plan.splits[split], fields))
+    const rows = builder.rows(recordRowInputs(plan.splits[split], fields))
     const parquetSha256 = writeRlParquet({
       path: join(options.staging, `${split}.parquet`),
       rows,
@@ -129,20 +124,16 @@ async function stageRelease(options: {
   }
 }
 
+export const rlExportSteps: ReleaseExportSteps<RunRlExportOptions, PreparedRecordExport, RlExportReport> = {
+  stage: 'rl export',
+  plan: prepareRecordExport,
+  async write(prepared, staging) {
+    const report = await stageRelease({ ...prepared, staging })
+    writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
+    return report
+  },
+}
+
 export async function runRlExport(options: RunRlExportOptions): Promise<RlExportReport> {
-  return withFailedAudit(
-    { stage: 'rl export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
-    async () => {
-      const { dataset, loaded, canonicalSha256, plan } = prepareLegacyExport(options)
-      let report: RlExportReport | undefined
-      await publishDirectory({
-        target: options.outputDir,
-        async build(staging) {
-          report = await stageRelease({ staging, dataset, plan, loaded, canonicalSha256 })
-          writeFileSync(join(staging, 'export_report.json'), `${JSON.stringify(report, null, 2)}\n`)
-        },
-      })
-      return report as RlExportReport
-    },
-  )
+  return exportRelease(rlExportSteps, options)
 }

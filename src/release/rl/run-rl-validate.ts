@@ -7,14 +7,22 @@
 
 import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import type { LoadedTask } from '../inputs/load-task-files.js'
+import { type ValidationReportTarget, validateRelease } from '../kinds/validate-release.js'
+import type { TaskOptions } from '../planning/task-options.js'
 import { rlCanonicalErrors } from './check-rl-canonical.js'
 import { type RlValidationReport, readRlRelease } from './validate-rl-release.js'
 
 export async function runRlValidate(
-  options: TaskOptions & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean },
+  options: TaskOptions & ValidationReportTarget & { datasetDir: string; canonical?: string },
 ): Promise<RlValidationReport & { canonical_errors?: string[] }> {
-  const loaded = loadTaskFor(options)
+  return validateRelease(options, (loaded) => validateRlAgainst(options, loaded))
+}
+
+async function validateRlAgainst(
+  options: TaskOptions & { datasetDir: string; canonical?: string },
+  loaded: LoadedTask,
+): Promise<RlValidationReport & { canonical_errors?: string[] }> {
   const read = await readRlRelease({ directory: options.datasetDir, dataset: options.dataset, task: loaded.task })
   let report: RlValidationReport & { canonical_errors?: string[] } = read.report
   if (options.canonical) {
@@ -24,9 +32,6 @@ export async function runRlValidate(
       levelField: loaded.task.grading.gt_field,
     })
     report = { ...report, valid: report.valid && canonical.length === 0, canonical_errors: canonical }
-  }
-  if (options.report) {
-    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
   }
   return report
 }

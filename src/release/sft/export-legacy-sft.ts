@@ -11,14 +11,15 @@ import { exportInputs, type PublishedRelease, publishedRelease, taskIdentity } f
 import type { LoadedTask } from '../inputs/load-task-files.js'
 import { readParquetFooter } from '../parquet/parquet-footer.js'
 import { parquetSchemaOf } from '../parquet/parquet-shape.js'
+import { type RecordPlan, recordRowInputs } from '../planning/record-plan.js'
 import { type SftWriters, writeSftInWorkers } from '../workers/write-sft-in-workers.js'
-import { legacySftColumns, legacySftFormat, type SftPlan, sftRowInputs } from './legacy-sft-rows.js'
+import { legacySftColumns, legacySftFormat } from './legacy-sft-rows.js'
 
 export interface SftExportReport {
   format: string
   dataset: string
   splits: Record<string, { records: number; rows: number; skipped_no_grading_label: number; parquet_sha256: string }>
-  label_gap_gate: SftPlan['gate']
+  label_gap_gate: RecordPlan['gate']
   release: PublishedRelease
   [key: string]: unknown
 }
@@ -26,7 +27,7 @@ export interface SftExportReport {
 export async function exportLegacySft(options: {
   staging: string
   dataset: string
-  plan: SftPlan
+  plan: RecordPlan
   loaded: LoadedTask
   /** The canonical input's hash (a promise when the canonical file is still being written). */
   canonicalSha256: string | Promise<string>
@@ -39,7 +40,7 @@ export async function exportLegacySft(options: {
   const fields = task.taskConfig.metadata_fields
   const path = (split: string) => join(options.staging, `${split}.parquet`)
   const jobs = Object.fromEntries(
-    splitNames.map((split) => [split, { split, path: path(split), inputs: sftRowInputs(plan.splits[split], fields) }]),
+    splitNames.map((split) => [split, { split, path: path(split), inputs: recordRowInputs(plan.splits[split], fields) }]),
   ) as Parameters<typeof writeSftInWorkers>[0]['jobs']
   const hashes = await writeSftInWorkers({
     task,

@@ -2,8 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { demoGradingTask } from '../../envs/grading/demo/demo-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
-import { LegacySftBatchBuilder, legacySftBatches, type SftRowInput } from './legacy-sft-batches.js'
-import type { ColumnBatch } from './plain-columns.js'
+import type { ColumnBatch } from '../parquet/plain-columns.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
+import { LegacySftBatchBuilder, legacySftBatches } from './legacy-sft-batches.js'
 
 const task = demoGradingTask()
 const builder = new LegacyPromptBuilder(task)
@@ -42,7 +43,7 @@ function decodeRows(batch: ColumnBatch): string[][][] {
 }
 
 /** The row the string builder renders, as leaf column values. */
-function expectedRows(record: SftRowInput): string[][][] {
+function expectedRows(record: RecordRowInput): string[][][] {
   const text = builder.build({
     sourceId: record.id,
     metadata: record.metadata,

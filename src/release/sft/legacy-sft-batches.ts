@@ -4,15 +4,8 @@
  * encoded once and copied; per row only the record's own text is encoded.
  */
 import type { LegacyPromptBuilder, LegacyRowParts } from '../../envs/grading/legacy/legacy-prompts.js'
-import { type ColumnBatch, PlainColumnsBuilder } from './plain-columns.js'
-
-/** What one record contributes to the legacy rows. */
-export interface SftRowInput {
-  id: string
-  metadata: Record<string, string>
-  groundTruth: string
-  level: string
-}
+import { type ColumnBatch, PlainColumnsBuilder } from '../parquet/plain-columns.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
 
 /** Records per batch: every batch becomes one row group of twice as many rows. */
 export const legacySftBatchRecords = 4096
@@ -42,7 +35,7 @@ export class LegacySftBatchBuilder {
   }
 
   /** Appends the record's stage-1 and stage-2 rows. */
-  add(input: SftRowInput): void {
+  add(input: RecordRowInput): void {
     const parts = this.builder.buildParts({
       sourceId: input.id,
       metadata: input.metadata,
@@ -92,14 +85,14 @@ export class LegacySftBatchBuilder {
  * buffers may be handed back with `batches.recycle` once it has been written.
  */
 export function* legacySftBatches(options: {
-  inputs: readonly SftRowInput[]
+  inputs: readonly RecordRowInput[]
   batches: LegacySftBatchBuilder
   batchRecords?: number
 }): Generator<ColumnBatch> {
   const batchRecords = options.batchRecords ?? legacySftBatchRecords
   for (let start = 0; start < options.inputs.length; start += batchRecords) {
     const end = Math.min(start + batchRecords, options.inputs.length)
-    for (let index = start; index < end; index++) options.batches.add(options.inputs[index] as SftRowInput)
+    for (let index = start; index < end; index++) options.batches.add(options.inputs[index] as RecordRowInput)
     yield options.batches.take()
   }
 }

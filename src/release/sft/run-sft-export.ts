@@ -7,34 +7,38 @@
 import { withFailedAudit } from '../../io/failed-audit.js'
 import { publishDirectory } from '../../io/publish-directory.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import type { ReleaseExportSteps } from '../contracts/release-kind.js'
+import { exportRelease } from '../kinds/export-release.js'
+import { type PreparedRecordExport, prepareRecordExport, type RecordExportOptions } from '../planning/prepare-record-export.js'
 import { exportLegacySft, type SftExportReport } from './export-legacy-sft.js'
-import { type LegacyExportOptions, prepareLegacyExport } from './prepare-legacy-export.js'
 
-export interface RunSftExportOptions extends LegacyExportOptions {
+export interface RunSftExportOptions extends RecordExportOptions {
   onProgress?: (done: number, total: number) => void
 }
 
+export interface SftExportPlan extends PreparedRecordExport {
+  onProgress?: (done: number, total: number) => void
+}
+
+export const sftExportSteps: ReleaseExportSteps<RunSftExportOptions, SftExportPlan, SftExportReport> = {
+  stage: 'sft export',
+  plan: (options) => ({
+    ...prepareRecordExport(options),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  }),
+  write(prepared, staging) {
+    let written = 0
+    return exportLegacySft({
+      staging,
+      dataset: prepared.dataset,
+      plan: prepared.plan,
+      loaded: prepared.loaded,
+      canonicalSha256: prepared.canonicalSha256,
+      onProgress: () => prepared.onProgress?.(++written, splitNames.length),
+    })
+  },
+}
+
 export async function runSftExport(options: RunSftExportOptions): Promise<SftExportReport> {
-  return withFailedAudit(
-    { stage: 'sft export', output: options.outputDir, ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}) },
-    async () => {
-      const { dataset, loaded, canonicalSha256, plan } = prepareLegacyExport(options)
-      let report: SftExportReport | undefined
-      let written = 0
-      await publishDirectory({
-        target: options.outputDir,
-        async build(staging) {
-          report = await exportLegacySft({
-            staging,
-            dataset,
-            plan,
-            loaded,
-            canonicalSha256,
-            onProgress: () => options.onProgress?.(++written, splitNames.length),
-          })
-        },
-      })
-      return report as SftExportReport
-    },
-  )
+  return exportRelease(sftExportSteps, options)
 }

@@ -7,13 +7,15 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
+import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import { writeJsonReport } from '../../io/atomic-file.js'
 import { sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../contracts/canonical-record.js'
+import { type ValidationReportTarget, validateRelease } from '../kinds/validate-release.js'
+import type { TaskOptions } from '../planning/task-options.js'
 import { legacySftFormat } from './legacy-sft-rows.js'
-import { loadTaskFor, type TaskOptions } from './task-options.js'
-import { checkLegacyRow, StagePairs } from './validate-legacy-rows.js'
+import { checkLegacyRow, type RowCheckContext, StagePairs } from './validate-legacy-rows.js'
 
 export interface SftValidationReport {
   format: string
@@ -27,11 +29,21 @@ export interface SftValidationReport {
 const maxListedErrors = 50
 
 export async function runSftValidate(
-  options: TaskOptions & { datasetDir: string; report?: string; overwrite?: boolean },
+  options: TaskOptions & ValidationReportTarget & { datasetDir: string },
 ): Promise<SftValidationReport> {
-  const loaded = loadTaskFor(options)
-  const fields = loaded.task.taskConfig.metadata_fields
-  const context = { task: loaded.task, builder: new LegacyPromptBuilder(loaded.task, fields), fields }
+  return validateRelease(options, (loaded) => validateLegacySftRelease(options.datasetDir, loaded.task))
+}
+
+/** The row check's context for a task. */
+export function legacyRowContext(task: GradingTask): RowCheckContext {
+  const fields = task.taskConfig.metadata_fields
+  return { task, builder: new LegacyPromptBuilder(task, fields), fields }
+}
+
+/** Reads a legacy SFT release back and checks every row, the stage pairs, split overlap and its hashes. */
+export async function validateLegacySftRelease(directory: string, task: GradingTask): Promise<SftValidationReport> {
+  const context = legacyRowContext(task)
+  const fields = context.fields
   const report: SftValidationReport = {
     format: legacySftFormat,
     valid: true,
@@ -43,7 +55,7 @@ export async function runSftValidate(
   const sourcesBySplit = new Map<string, Set<string>>()
   const hashes: Record<string, string> = {}
   for (const split of splitNames) {
-    const path = join(options.datasetDir, `${split}.parquet`)
+    const path = join(directory, `${split}.parquet`)
     const details = { rows: 0, error_count: 0, errors: [] as string[] }
     const fail = (message: string) => {
       details.error_count++
@@ -85,7 +97,7 @@ export async function runSftValidate(
         report.cross_split_errors.push(`source_id overlap between ${left} and ${right}: ${overlap.slice(0, 5).join(', ')}`)
     }
   }
-  const exportReportPath = join(options.datasetDir, 'export_report.json')
+  const exportReportPath = join(directory, 'export_report.json')
   if (!existsSync(exportReportPath)) report.report_errors.push('export_report.json is missing')
   else {
     try {
@@ -107,8 +119,5 @@ export async function runSftValidate(
     Object.values(report.splits).every((split) => split.error_count === 0) &&
     report.cross_split_errors.length === 0 &&
     report.report_errors.length === 0
-  if (options.report) {
-    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
-  }
   return report
 }

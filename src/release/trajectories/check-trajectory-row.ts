@@ -5,9 +5,10 @@
  * calls (`replayToolCalls`), the terminal answer (the canonical JSON, which the env must reward 1.0: judged
  * once per category and level), and every thought. Returns coded issues (empty when the row is valid).
  */
+import type { ChatTool } from '../../chat/chat-message.js'
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { JsonObject } from '../../core/json/json-value.js'
-import { finalResponseAction, GradingEnv } from '../../envs/grading/grading-env.js'
+import { finalResponseAction, GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { resetOptionsFor, terminalAnswerJson } from './build-trajectory.js'
 import { compileRowCheck } from './compiled-row-check.js'
@@ -18,6 +19,8 @@ import { thinkTokens } from './think/think-tokens.js'
 import { toolCallsPerClass, trajectoryClassOf } from './trajectory-class.js'
 import type { ThinkSourceKind } from './trajectory-format.js'
 import { type TrajectoryMessage, type TrajectoryRow, toolCallId, trajectoryRowSchema } from './trajectory-row.js'
+// Rows carry the env's tools as VeRL shows them (one tool view for SFT, RL and the gate).
+import { trajectoryTools as envTools } from './trajectory-tools.js'
 
 export interface RowCheckContext {
   task: GradingTask
@@ -28,6 +31,23 @@ export interface RowCheckContext {
   toolsJson: string
   /** What the export report declares, when known: every row must agree. */
   declared?: { thinkSource: ThinkSourceKind; maxThinkTokens?: number }
+}
+
+/** The context of a release's rows: the env's tools as VeRL shows them, and what the report declares. */
+export function trajectoryRowContext(options: {
+  task: GradingTask
+  dataset: string
+  declared?: RowCheckContext['declared']
+}): RowCheckContext & { tools: ChatTool[] } {
+  const tools = envTools(gradingV1Spec)
+  return {
+    task: options.task,
+    env: new GradingEnv({ task: options.task }),
+    dataset: options.dataset,
+    tools,
+    toolsJson: JSON.stringify(tools),
+    ...(options.declared ? { declared: options.declared } : {}),
+  }
 }
 
 const templateTokens = ['<|im_start|>', '<|im_end|>', '<|endoftext|>']

@@ -14,14 +14,14 @@ import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { CanonicalRecord, SplitName } from '../contracts/canonical-record.js'
 import { labelGapError } from '../contracts/export-report-parts.js'
 import type { LoadedTask } from '../inputs/load-task-files.js'
-import { planLegacySft, type SftPlan } from '../sft/legacy-sft-rows.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { planRecords, type RecordPlan } from '../planning/record-plan.js'
+import { loadTaskFor, type TaskOptions } from '../planning/task-options.js'
 import type { TrajectorySource } from './build-trajectory.js'
 
 export interface TrajectoryPlan {
   splits: Record<SplitName, TrajectorySource[]>
-  gate: SftPlan['gate']
-  skippedNoLevel: SftPlan['skippedNoLevel']
+  gate: RecordPlan['gate']
+  skippedNoLevel: RecordPlan['skippedNoLevel']
   canonicalResolved: number
 }
 
@@ -59,7 +59,7 @@ export function planTrajectories(options: {
   allowAnyLabelGap?: boolean
 }): TrajectoryPlan {
   checkTrajectoryTask(options.task)
-  const plan = planLegacySft(options)
+  const plan = planRecords(options)
   if (plan.issues.length > 0) {
     const first = plan.issues[0]
     throw new InvalidInputError({
@@ -72,7 +72,7 @@ export function planTrajectories(options: {
   if (plan.gate.status === 'failed') throw labelGapError({ path: options.source, source: options.source, gate: plan.gate })
   const fields = options.task.taskConfig.metadata_fields
   const splits = {} as Record<SplitName, TrajectorySource[]>
-  for (const [split, entries] of Object.entries(plan.splits) as [SplitName, SftPlan['splits'][SplitName]][])
+  for (const [split, entries] of Object.entries(plan.splits) as [SplitName, RecordPlan['splits'][SplitName]][])
     splits[split] = entries.map((entry) => trajectorySourceOf(entry.record, entry.level, fields))
   return { splits, gate: plan.gate, skippedNoLevel: plan.skippedNoLevel, canonicalResolved: plan.canonicalResolved }
 }

@@ -17,9 +17,11 @@ import { isNonEmptyDirectory, outputExistsError, publishDirectory, recoverStaleP
 import { checkFormalExport } from '../canonical/check-formal-export.js'
 import type { SplitName } from '../contracts/canonical-record.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
-import type { TaskOptions } from '../sft/task-options.js'
+import type { ReleaseExportSteps } from '../contracts/release-kind.js'
+import { exportRelease } from '../kinds/export-release.js'
+import type { TaskOptions } from '../planning/task-options.js'
 import { loadTrajectoryPlan } from './plan-trajectories.js'
-import { createThoughtProvider, parseThinkSource } from './think/thought-provider.js'
+import { createThoughtProvider, parseThinkSource, type ThoughtProvider } from './think/thought-provider.js'
 import { buildExportReport, type TrajectoryExportReport } from './trajectory-export-report.js'
 import { defaultMaxThinkTokens, type ThinkOverLimitPolicy } from './trajectory-format.js'
 import { trajectoryTools } from './trajectory-tools.js'
@@ -57,76 +59,83 @@ function formalChecks(options: RunTrajectoryExportOptions, dataset: string): voi
   }
 }
 
+/** What the trajectory export checked and loaded before writing. */
+export interface TrajectoryExportPlan extends ReturnType<typeof loadTrajectoryPlan> {
+  options: RunTrajectoryExportOptions
+  dataset: string
+  maxThinkTokens: number
+  overLimit: ThinkOverLimitPolicy
+  provider: ThoughtProvider
+  tools: ReturnType<typeof trajectoryTools>
+}
+
+function planTrajectoryExport(options: RunTrajectoryExportOptions): TrajectoryExportPlan {
+  if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
+  recoverStalePublications(options.outputDir)
+  const dataset = checkDatasetName(options.dataset)
+  formalChecks(options, dataset)
+  const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
+  const overLimit = options.thinkOverLimit ?? 'error'
+  options.onPhase?.('plan')
+  const planned = loadTrajectoryPlan(options)
+  const provider = createThoughtProvider(options.thinkSource)
+  return { ...planned, options, dataset, maxThinkTokens, overLimit, provider, tools: trajectoryTools(gradingV1Spec) }
+}
+
+/** Writes the splits and the report into `staging`, validates the staged release as `validate` would. */
+function writeTrajectoryRelease(prepared: TrajectoryExportPlan, staging: string): TrajectoryExportReport {
+  const { options, dataset, loaded, canonical, plan, provider, maxThinkTokens, overLimit, tools } = prepared
+  options.onPhase?.('write')
+  const written = writeTrajectorySplits({
+    staging,
+    plan,
+    task: loaded.task,
+    dataset,
+    tools,
+    provider,
+    maxThinkTokens,
+    overLimit,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  })
+  const draft = buildExportReport({
+    dataset,
+    loaded,
+    plan,
+    written,
+    provider,
+    maxThinkTokens,
+    overLimit,
+    tools,
+    canonicalSha256: canonical.sha256,
+  })
+  const reportPath = join(staging, 'export_report.json')
+  writeFileSync(reportPath, `${JSON.stringify(draft, null, 2)}\n`)
+  options.onPhase?.('validate')
+  const validation = validateTrajectoryRelease({ dir: staging, task: loaded.task, dataset, canonical: canonical.records })
+  if (!validation.valid) {
+    throw new ReleaseOpsError({
+      code: 'staged_release_invalid',
+      path: options.outputDir,
+      message: `The staged release failed validation: ${[...Object.values(validation.splits).flatMap((split) => split.errors), ...validation.cross_split_errors, ...validation.report_errors].slice(0, 3).join('; ')}`,
+      details: { validation },
+    })
+  }
+  const report = {
+    ...draft,
+    validation: {
+      valid: true,
+      rows: Object.values(validation.splits).reduce((sum, split) => sum + split.rows, 0),
+      checks: validation.checks,
+    },
+  }
+  writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
+  options.onPhase?.('publish')
+  return report
+}
+
+export const trajectoryExportSteps: ReleaseExportSteps<RunTrajectoryExportOptions, TrajectoryExportPlan, TrajectoryExportReport> =
+  { stage: 'trajectories export', plan: planTrajectoryExport, write: writeTrajectoryRelease }
+
 export async function runTrajectoryExport(options: RunTrajectoryExportOptions): Promise<TrajectoryExportReport> {
-  return withFailedAudit(
-    {
-      stage: 'trajectories export',
-      output: options.outputDir,
-      ...(options.failedAudit ? { failedAudit: options.failedAudit } : {}),
-    },
-    async () => {
-      if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
-      recoverStalePublications(options.outputDir)
-      const dataset = checkDatasetName(options.dataset)
-      formalChecks(options, dataset)
-      const maxThinkTokens = options.maxThinkTokens ?? defaultMaxThinkTokens
-      const overLimit = options.thinkOverLimit ?? 'error'
-      options.onPhase?.('plan')
-      const { loaded, canonical, plan } = loadTrajectoryPlan(options)
-      const provider = createThoughtProvider(options.thinkSource)
-      const tools = trajectoryTools(gradingV1Spec)
-      let report: TrajectoryExportReport | undefined
-      await publishDirectory({
-        target: options.outputDir,
-        build(staging) {
-          options.onPhase?.('write')
-          const written = writeTrajectorySplits({
-            staging,
-            plan,
-            task: loaded.task,
-            dataset,
-            tools,
-            provider,
-            maxThinkTokens,
-            overLimit,
-            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-          })
-          const draft = buildExportReport({
-            dataset,
-            loaded,
-            plan,
-            written,
-            provider,
-            maxThinkTokens,
-            overLimit,
-            tools,
-            canonicalSha256: canonical.sha256,
-          })
-          const reportPath = join(staging, 'export_report.json')
-          writeFileSync(reportPath, `${JSON.stringify(draft, null, 2)}\n`)
-          options.onPhase?.('validate')
-          const validation = validateTrajectoryRelease({ dir: staging, task: loaded.task, dataset, canonical: canonical.records })
-          if (!validation.valid) {
-            throw new ReleaseOpsError({
-              code: 'staged_release_invalid',
-              path: options.outputDir,
-              message: `The staged release failed validation: ${[...Object.values(validation.splits).flatMap((split) => split.errors), ...validation.cross_split_errors, ...validation.report_errors].slice(0, 3).join('; ')}`,
-              details: { validation },
-            })
-          }
-          report = {
-            ...draft,
-            validation: {
-              valid: true,
-              rows: Object.values(validation.splits).reduce((sum, split) => sum + split.rows, 0),
-              checks: validation.checks,
-            },
-          }
-          writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`)
-          options.onPhase?.('publish')
-        },
-      })
-      return report as TrajectoryExportReport
-    },
-  )
+  return exportRelease(trajectoryExportSteps, options)
 }

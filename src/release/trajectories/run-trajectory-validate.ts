@@ -6,26 +6,22 @@
 
 import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
-import { loadTaskFor, type TaskOptions } from '../sft/task-options.js'
+import { type ValidationReportTarget, validateRelease } from '../kinds/validate-release.js'
+import type { TaskOptions } from '../planning/task-options.js'
 import { type TrajectoryValidationReport, validateTrajectoryRelease } from './validate-trajectory-release.js'
 
-export interface RunTrajectoryValidateOptions extends TaskOptions {
+export interface RunTrajectoryValidateOptions extends TaskOptions, ValidationReportTarget {
   datasetDir: string
   canonical?: string
-  report?: string
-  overwrite?: boolean
 }
 
 export function runTrajectoryValidate(options: RunTrajectoryValidateOptions): TrajectoryValidationReport {
-  const loaded = loadTaskFor(options)
-  const report = validateTrajectoryRelease({
-    dir: options.datasetDir,
-    task: loaded.task,
-    dataset: options.dataset,
-    ...(options.canonical ? { canonical: loadCanonicalRecords(options.canonical).records } : {}),
-  })
-  if (options.report) {
-    writeJsonReport({ path: options.report, value: report, ...(options.overwrite ? { overwrite: true } : {}) })
-  }
-  return report
+  return validateRelease(options, (loaded) =>
+    validateTrajectoryRelease({
+      dir: options.datasetDir,
+      task: loaded.task,
+      dataset: options.dataset,
+      ...(options.canonical ? { canonical: loadCanonicalRecords(options.canonical).records } : {}),
+    }),
+  )
 }

@@ -8,19 +8,16 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { sha256Hex } from '../../io/sha256.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { canonicalProvenanceErrors, expectedReleaseIds } from './canonical-provenance.js'
-import { checkTrajectoryRow, promptTokenErrors, type RowCheckContext } from './check-trajectory-row.js'
+import { checkTrajectoryRow, promptTokenErrors, trajectoryRowContext } from './check-trajectory-row.js'
 import { readTrajectoryRows } from './read-trajectory-rows.js'
 import { readExportReport, reportConsistencyErrors } from './report-consistency.js'
 import type { TrajectoryClass } from './trajectory-class.js'
 import { trajectoryReleaseFormat } from './trajectory-format.js'
 import type { TrajectoryRow } from './trajectory-row.js'
-// Rows carry the env's tools as VeRL shows them (one tool view for SFT, RL and the gate).
-import { trajectoryTools as envTools } from './trajectory-tools.js'
 
 export interface SplitValidation {
   rows: number
@@ -93,15 +90,12 @@ export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOpti
       if (!releaseFiles.includes(name) && name !== validationReportFile)
         report.report_errors.push(`unexpected file ${name} in the release`)
   }
-  const tools = envTools(gradingV1Spec)
-  const context: RowCheckContext = {
+  const context = trajectoryRowContext({
     task: options.task,
-    env: new GradingEnv({ task: options.task }),
     dataset,
-    tools,
-    toolsJson: JSON.stringify(tools),
     ...(exported ? { declared: { thinkSource: exported.think.source, maxThinkTokens: exported.think.max_think_tokens } } : {}),
-  }
+  })
+  const tools = context.tools
   const canonicalById = options.canonical ? new Map(options.canonical.map((record) => [record.id, record])) : undefined
   const seen = new Map<string, SplitName>()
   const observed: Record<

@@ -1,13 +1,14 @@
 /** @module release/workers: the messages between the SFT exporter and its writer workers. */
-import type { SftRowInput } from '../sft/legacy-sft-batches.js'
-import type { ColumnBatch } from '../sft/plain-columns.js'
+
+import type { ColumnBatch } from '../parquet/plain-columns.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
 import type { SerializedError } from './worker-error.js'
 
 export interface SftWorkerJob {
   split: string
   path: string
   /** Rows to build in the worker; absent for a job whose rows the parent streams as column batches. */
-  inputs?: SftRowInput[]
+  inputs?: RecordRowInput[]
 }
 
 export interface SftWorkerData {

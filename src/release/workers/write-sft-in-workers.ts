@@ -8,8 +8,9 @@ import type { Worker } from 'node:worker_threads'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import type { SplitName } from '../contracts/canonical-record.js'
-import { LegacySftBatchBuilder, legacySftBatches, type SftRowInput } from '../sft/legacy-sft-batches.js'
-import { batchTransfers, type ColumnBatch } from '../sft/plain-columns.js'
+import { batchTransfers, type ColumnBatch } from '../parquet/plain-columns.js'
+import type { RecordRowInput } from '../planning/record-plan.js'
+import { LegacySftBatchBuilder, legacySftBatches } from '../sft/legacy-sft-batches.js'
 import type { SftParentMessage, SftWorkerData, SftWorkerJob, SftWorkerMessage } from './sft-export-protocol.js'
 import { startWorker, workerDone } from './start-worker.js'
 import { deserializeError } from './worker-error.js'
@@ -107,7 +108,7 @@ export class SftWriters {
 /** Builds the rows here, a batch at a time, and streams them to the writer with bounded buffering. */
 async function feed(
   writer: RunningWorker,
-  options: { batches: LegacySftBatchBuilder; inputs: readonly SftRowInput[] },
+  options: { batches: LegacySftBatchBuilder; inputs: readonly RecordRowInput[] },
 ): Promise<void> {
   let inFlight = 0
   let settled = false

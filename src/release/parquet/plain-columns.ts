@@ -1,5 +1,5 @@
 /**
- * @module release/sft: rows of strings encoded straight into Parquet PLAIN byte-array pages: one buffer per
+ * @module release/parquet: rows of strings encoded straight into Parquet PLAIN byte-array pages: one buffer per
  * leaf column holding each value as a 4-byte little-endian length and its UTF-8 bytes, plus the byte end of
  * every row. A batch is transferable: one thread can build while another compresses and writes.
  */

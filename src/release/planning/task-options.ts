@@ -1,4 +1,4 @@
-/** @module release/sft: the task files a release command takes, and how its grading standard is chosen. */
+/** @module release/planning: the task files a release command takes, and how its grading standard is chosen. */
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import {
   type GradingSource,

@@ -1,5 +1,5 @@
 /**
- * @module release/sft: what the SFT and RL exports check before they write anything, in order: the
+ * @module release/planning: what the SFT and RL exports check before they write anything, in order: the
  * target is absent or empty, the dataset name, the formal-export rules, the task files, every canonical
  * record, and the label-gap gate. Both kinds then build their rows from the same plan.
  */
@@ -10,10 +10,10 @@ import { invalidRecordsError, loadCanonicalRecords } from '../canonical/parse-ca
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import { labelGapError } from '../contracts/export-report-parts.js'
 import type { LoadedTask } from '../inputs/load-task-files.js'
-import { planLegacySft, type SftPlan } from './legacy-sft-rows.js'
+import { planRecords, type RecordPlan } from './record-plan.js'
 import { loadTaskFor, type TaskOptions } from './task-options.js'
 
-export interface LegacyExportOptions extends TaskOptions {
+export interface RecordExportOptions extends TaskOptions {
   canonical: string
   outputDir: string
   allowLabelGaps?: readonly string[]
@@ -23,14 +23,14 @@ export interface LegacyExportOptions extends TaskOptions {
   failedAudit?: string
 }
 
-export interface PreparedLegacyExport {
+export interface PreparedRecordExport {
   dataset: string
   loaded: LoadedTask
   canonicalSha256: string
-  plan: SftPlan
+  plan: RecordPlan
 }
 
-export function prepareLegacyExport(options: LegacyExportOptions): PreparedLegacyExport {
+export function prepareRecordExport(options: RecordExportOptions): PreparedRecordExport {
   if (isNonEmptyDirectory(options.outputDir)) throw outputExistsError(options.outputDir)
   const dataset = checkDatasetName(options.dataset)
   checkFormalExport({
@@ -41,7 +41,7 @@ export function prepareLegacyExport(options: LegacyExportOptions): PreparedLegac
   const loaded = loadTaskFor(options)
   const canonical = loadCanonicalRecords(options.canonical)
   const source = basename(options.canonical)
-  const plan = planLegacySft({
+  const plan = planRecords({
     records: canonical.records,
     task: loaded.task,
     source,
