@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
+import { canonicalJson } from '../core/json/canonical-json.js'
 import type { JsonObject } from '../core/json/json-value.js'
 
 export interface ComparedEpisode {
@@ -43,17 +44,7 @@ const resultKeys = new Set([
   'steps',
 ])
 
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const record = value as Record<string, unknown>
-  return `{${Object.keys(record)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(',')}}`
-}
-
-const identity = (fields: JsonObject) => createHash('sha256').update(canonical(fields)).digest('hex').slice(0, 16)
+const identity = (fields: JsonObject) => createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 16)
 
 function invalid(path: string, message: string, code = 'invalid_compare_input'): InvalidInputError {
   return new InvalidInputError({ code, path, message, issues: [] })
