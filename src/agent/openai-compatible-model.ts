@@ -118,7 +118,7 @@ export class OpenAiCompatibleModel implements ChatModel {
         () => qwen3.render({ messages: request.messages, tools: request.tools, addGenerationPrompt: true }),
         () => qwen3.formatAssistant(mapped.message),
       )
-    return this.result({ response, choice, usage, ...mapped, repairs: 0 })
+    return this.result(response, choice, usage, { ...mapped, repairs: 0 })
   }
 
   private async generateJson(request: GenerateRequest): Promise<GenerateResult> {
@@ -145,15 +145,7 @@ export class OpenAiCompatibleModel implements ChatModel {
         () => jsonToolCallsFormat.render({ messages: request.messages, tools: request.tools, addGenerationPrompt: true }),
         () => text,
       )
-    return this.result({
-      response,
-      choice,
-      usage,
-      message,
-      toolCalls: parsed.toolCalls,
-      issues: parsed.issues,
-      repairs: parsed.repairs,
-    })
+    return this.result(response, choice, usage, { ...parsed, message })
   }
 
   private async generateText(request: GenerateRequest): Promise<GenerateResult> {
@@ -188,15 +180,7 @@ export class OpenAiCompatibleModel implements ChatModel {
         () => prompt,
         () => choice.text as string,
       )
-    return this.result({
-      response,
-      choice,
-      usage,
-      message,
-      toolCalls: parsed.toolCalls,
-      issues: parsed.issues,
-      repairs: parsed.repairs,
-    })
+    return this.result(response, choice, usage, { ...parsed, message })
   }
 
   private assistantMessage(options: {
@@ -230,26 +214,24 @@ export class OpenAiCompatibleModel implements ChatModel {
     }
   }
 
-  private result(options: {
-    response: EndpointResponse
-    choice: Record<string, unknown>
-    usage: TokenUsage | null
-    message: AssistantMessage
-    toolCalls: GenerateResult['toolCalls']
-    issues: GenerateResult['issues']
-    repairs: number
-  }): GenerateResult {
+  /** The turn's answer (`outcome`) with what the endpoint reported about the exchange. */
+  private result(
+    response: EndpointResponse,
+    choice: Record<string, unknown>,
+    usage: TokenUsage | null,
+    outcome: Pick<GenerateResult, 'message' | 'toolCalls' | 'issues' | 'repairs'>,
+  ): GenerateResult {
     return {
-      message: options.message,
-      toolCalls: options.toolCalls,
-      issues: options.issues,
-      repairs: options.repairs,
-      finishReason: typeof options.choice.finish_reason === 'string' ? options.choice.finish_reason : null,
-      usage: options.usage,
-      latencyMs: options.response.latencyMs,
-      firstTokenMs: options.response.firstTokenMs,
-      attempts: options.response.attempts,
-      retried: options.response.retried,
+      message: outcome.message,
+      toolCalls: outcome.toolCalls,
+      issues: outcome.issues,
+      repairs: outcome.repairs,
+      finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+      usage,
+      latencyMs: response.latencyMs,
+      firstTokenMs: response.firstTokenMs,
+      attempts: response.attempts,
+      retried: response.retried,
     }
   }
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Env } from '../core/env/env-api.js'
 import { envRegistry, makeEnv, policyRegistry } from '../envs/index.js'
-import type { Agent } from './agent.js'
+import type { Agent, AgentTurn } from './agent.js'
 import { initialMessages } from './episode-prompt.js'
 import { policyAgent } from './policy-agent.js'
 import { runEpisode } from './run-episode.js'
@@ -12,6 +12,19 @@ import { hasToolCall, isStepCount } from './stop-condition.js'
 const envId = 'releaseops-v1'
 const dataset = envRegistry.get(envId).dataset!
 const agentFor = (name: string) => policyAgent(policyRegistry.create(envId, name))
+/** A model turn that says `content` and makes `toolCalls`, first try, nothing repaired. */
+const answer = (content: string, toolCalls: AgentTurn['toolCalls']): AgentTurn => ({
+  message: { role: 'assistant', content },
+  toolCalls,
+  issues: [],
+  repairs: 0,
+  finishReason: 'stop',
+  usage: null,
+  latencyMs: 0,
+  firstTokenMs: null,
+  attempts: 1,
+  retried: [],
+})
 
 describe('runEpisode with a policy agent', () => {
   it('plays every baseline on the 120 train rows exactly as the policy loop does (the duplicate-id rows truncate)', async () => {
@@ -111,23 +124,7 @@ describe('stop rules', () => {
   })
 
   it('an agent with nothing to say ends the episode unfinished (truncated, not a missed deadline)', async () => {
-    const silent: Agent = {
-      name: 'silent',
-      start: () => ({
-        next: async () => ({
-          message: { role: 'assistant', content: 'I am done.' },
-          toolCalls: [],
-          issues: [],
-          repairs: 0,
-          finishReason: 'stop',
-          usage: null,
-          latencyMs: 0,
-          firstTokenMs: null,
-          attempts: 1,
-          retried: [],
-        }),
-      }),
-    }
+    const silent: Agent = { name: 'silent', start: () => ({ next: async () => answer('I am done.', []) }) }
     const result = await runEpisode({ env: makeEnv(envId), agent: silent, reset })
     expect([result.end, result.terminated, result.truncated, result.info.terminal_reason]).toEqual([
       'no_tool_call',
@@ -141,18 +138,7 @@ describe('stop rules', () => {
     const badThenStop: Agent = {
       name: 'bad',
       start: () => ({
-        next: async (input) => ({
-          message: { role: 'assistant', content: '' },
-          toolCalls: input.turn === 0 ? [{ name: 'launch_rocket', arguments: {} }] : [],
-          issues: [],
-          repairs: 0,
-          finishReason: 'stop',
-          usage: null,
-          latencyMs: 0,
-          firstTokenMs: null,
-          attempts: 1,
-          retried: [],
-        }),
+        next: async (input) => answer('', input.turn === 0 ? [{ name: 'launch_rocket', arguments: {} }] : []),
       }),
     }
     const result = await runEpisode({ env: makeEnv(envId), agent: badThenStop, reset })

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { ErrorCode } from '../core/errors/error-code.js'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
+import { canonicalJson } from '../core/json/canonical-json.js'
 import type { JsonObject } from '../core/json/json-value.js'
 
 export interface ComparedEpisode {
@@ -45,17 +46,7 @@ const resultKeys = new Set([
   'steps',
 ])
 
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const record = value as Record<string, unknown>
-  return `{${Object.keys(record)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(',')}}`
-}
-
-const identity = (fields: JsonObject) => createHash('sha256').update(canonical(fields)).digest('hex').slice(0, 16)
+const identity = (fields: JsonObject) => createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 16)
 
 function invalid(path: string, message: string, code: ErrorCode = 'invalid_compare_input'): InvalidInputError {
   return new InvalidInputError({ code, path, message, issues: [] })

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ModelIdentity } from '../agent/chat-model.js'
+import { canonicalJson } from '../core/json/canonical-json.js'
 
 export interface RunSettings {
   envId: string
@@ -16,19 +17,8 @@ export interface RunSettings {
   maxEpisodeSteps?: number
 }
 
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const record = value as Record<string, unknown>
-  return `{${Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(',')}}`
-}
-
 export function runFingerprint(settings: RunSettings): string {
   const { base_url: _url, stream: _stream, ...identity } = settings.identity
-  const text = canonical({ ...settings, identity })
+  const text = canonicalJson({ ...settings, identity })
   return createHash('sha256').update(text).digest('hex').slice(0, 16)
 }

@@ -13,11 +13,16 @@ import { makeOutputsDirectory } from './make-outputs-directory.js'
 export class OutputsPathError extends ReleaseOpsError {
   readonly status: number
 
-  constructor(options: { code: ErrorCode; message: string; path: string; status?: number }) {
+  constructor(options: { code: ErrorCode; message: string; path: string; status?: number | undefined }) {
     super({ code: options.code, message: options.message, path: options.path })
     this.name = 'OutputsPathError'
     this.status = options.status ?? 400
   }
+}
+
+/** The refusal of `requested` (a 400 unless `status` says otherwise). */
+function refused(requested: string, code: ErrorCode, message: string, status?: number): OutputsPathError {
+  return new OutputsPathError({ code, message, path: requested, status })
 }
 
 export interface OutputsEntry {
@@ -42,25 +47,17 @@ const maxPathLength = 1024
 /** Splits and checks a caller's path; throws `OutputsPathError` for anything that could leave the root. */
 export function outputsPathSegments(requested: string): string[] {
   if (requested.length > maxPathLength) {
-    throw new OutputsPathError({
-      code: 'path_too_long',
-      message: `Paths have at most ${maxPathLength} characters.`,
-      path: requested,
-    })
+    throw refused(requested, 'path_too_long', `Paths have at most ${maxPathLength} characters.`)
   }
   if (requested.includes('\0')) {
-    throw new OutputsPathError({ code: 'invalid_path', message: 'A path cannot contain NUL.', path: requested })
+    throw refused(requested, 'invalid_path', 'A path cannot contain NUL.')
   }
   if (isAbsolute(requested) || requested.startsWith('/') || requested.startsWith('\\') || /^[A-Za-z]:/.test(requested)) {
-    throw new OutputsPathError({
-      code: 'absolute_path',
-      message: 'Give a path relative to the outputs root (GET /outputs/ls lists it).',
-      path: requested,
-    })
+    throw refused(requested, 'absolute_path', 'Give a path relative to the outputs root (GET /outputs/ls lists it).')
   }
   const segments = requested.split(/[\\/]+/).filter((segment) => segment !== '' && segment !== '.')
   if (segments.includes('..')) {
-    throw new OutputsPathError({ code: 'path_traversal', message: 'A path cannot contain "..".', path: requested })
+    throw refused(requested, 'path_traversal', 'A path cannot contain "..".')
   }
   return segments
 }
@@ -80,39 +77,19 @@ export async function resolveOutputsPath(root: string, requested: string): Promi
     current = join(current, segment)
     const info = await lstat(current).catch(() => undefined)
     if (!info) {
-      throw new OutputsPathError({
-        code: 'not_found',
-        message: `No such file or folder: ${requested}`,
-        path: requested,
-        status: 404,
-      })
+      throw refused(requested, 'not_found', `No such file or folder: ${requested}`, 404)
     }
     if (info.isSymbolicLink()) {
-      throw new OutputsPathError({
-        code: 'symlink_refused',
-        message: 'Symbolic links are not followed under the outputs root.',
-        path: requested,
-        status: 403,
-      })
+      throw refused(requested, 'symlink_refused', 'Symbolic links are not followed under the outputs root.', 403)
     }
   }
   const real = await realpath(current)
   if (real !== rootReal && !real.startsWith(rootReal + sep)) {
-    throw new OutputsPathError({
-      code: 'path_escape',
-      message: 'The path leaves the outputs root.',
-      path: requested,
-      status: 403,
-    })
+    throw refused(requested, 'path_escape', 'The path leaves the outputs root.', 403)
   }
   const info = await stat(real)
   if (!info.isFile() && !info.isDirectory()) {
-    throw new OutputsPathError({
-      code: 'not_regular',
-      message: 'Only files and folders are served.',
-      path: requested,
-      status: 403,
-    })
+    throw refused(requested, 'not_regular', 'Only files and folders are served.', 403)
   }
   return {
     absolute: real,

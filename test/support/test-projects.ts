@@ -13,6 +13,7 @@ export const pythonTests = [
   'src/core/python/python-round.test.ts',
   'test/gpu-pilot.test.ts',
   'test/notebook-walkthrough.test.ts',
+  'test/release-kind-conformance.test.ts',
   'test/release-parquet-readers.test.ts',
   'test/release-rl-trajectory-mixture.test.ts',
   'test/release-trajectories-readers.test.ts',

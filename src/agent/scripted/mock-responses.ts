@@ -61,6 +61,15 @@ export function textCompletionBody(options: { model: string; seed: string; text:
   }
 }
 
+/** What both streams take besides their reply: ids from `seed`, pieces of `chunkChars`, usage last when asked. */
+interface StreamOptions {
+  model: string
+  seed: string
+  usage: MockUsage | null
+  chunkChars: number
+  includeUsage: boolean
+}
+
 function pieces(text: string, size: number): string[] {
   const parts: string[] = []
   const characters = Array.from(text)
@@ -69,14 +78,7 @@ function pieces(text: string, size: number): string[] {
 }
 
 /** The SSE `data:` payloads of a streamed chat completion (without the final `[DONE]`). */
-export function chatCompletionChunks(options: {
-  model: string
-  seed: string
-  reply: ChatReplyBody
-  usage: MockUsage | null
-  chunkChars: number
-  includeUsage: boolean
-}) {
+export function chatCompletionChunks(options: StreamOptions & { reply: ChatReplyBody }) {
   const id = stableId('chatcmpl-', options.seed)
   const created = Math.floor(Date.now() / 1000)
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -103,14 +105,7 @@ export function chatCompletionChunks(options: {
 }
 
 /** The SSE `data:` payloads of a streamed text completion. */
-export function textCompletionChunks(options: {
-  model: string
-  seed: string
-  text: string
-  usage: MockUsage | null
-  chunkChars: number
-  includeUsage: boolean
-}) {
+export function textCompletionChunks(options: StreamOptions & { text: string }) {
   const id = stableId('cmpl-', options.seed)
   const created = Math.floor(Date.now() / 1000)
   const chunk = (text: string, finish: string | null = null) => ({

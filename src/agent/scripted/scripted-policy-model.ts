@@ -9,6 +9,7 @@ import type { ChatTool, ParsedToolCall } from '../../chat/chat-message.js'
 import type { Env, Observation, ToolCall } from '../../core/env/env-api.js'
 import type { DatasetRow } from '../../core/env/env-dataset.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
+import { canonicalJson } from '../../core/json/canonical-json.js'
 import type { JsonObject } from '../../core/json/json-value.js'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../../core/registry/policy-registry.js'
@@ -41,18 +42,8 @@ export class ScriptedConversationError extends ReleaseOpsError {
   }
 }
 
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const record = value as Record<string, unknown>
-  return `{${Object.keys(record)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(',')}}`
-}
-
 const sameCall = (left: ToolCall, right: ParsedToolCall) =>
-  left.name === right.name && canonical(left.arguments ?? {}) === canonical(right.arguments)
+  left.name === right.name && canonicalJson(left.arguments ?? {}) === canonicalJson(right.arguments)
 
 export class ScriptedPolicyModel {
   readonly tools: ChatTool[]

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
+import { nonEmptyText } from './assets/trimmed-text.js'
 import type { GradingTask } from './grading-task.js'
 
 export interface GradingEpisodeSource {
@@ -14,10 +15,7 @@ export interface GradingEpisodeSource {
 }
 
 const metadataSchema = z.record(z.string(), z.unknown())
-const nonEmpty = z
-  .string()
-  .transform((value) => value.trim())
-  .pipe(z.string().min(1))
+const nonEmpty = nonEmptyText()
 
 const recordSchema = z.looseObject({
   id: nonEmpty,

@@ -43,13 +43,8 @@ export interface CrossSplitKey {
   records: AuditedRecord[]
 }
 
-export interface DatasetAuditReport {
-  dataset: string
-  format: typeof datasetAuditFormat
-  status: 'passed' | 'failed'
-  split: string
-  classification_standard_sha256: string
-  grading_standard_sha256: string
+/** The counts both reports give, for one dataset or for the whole bundle. */
+interface AuditCounts {
   /** Resolved records of the audited split; `prompt_keys` and `prompt_key_sha256` are their keys. */
   records_audited: number
   /** Resolved records of every split: conflicts and cross-split keys are looked for among these. */
@@ -60,23 +55,25 @@ export interface DatasetAuditReport {
   conflicting_records: number
   /** Prompt keys shown in more than one split (identical prompts on both sides of a split): fails the audit. */
   cross_split_keys: number
+}
+
+export interface DatasetAuditReport extends AuditCounts {
+  dataset: string
+  format: typeof datasetAuditFormat
+  status: 'passed' | 'failed'
+  split: string
+  classification_standard_sha256: string
+  grading_standard_sha256: string
   conflicts: PromptConflict[]
   cross_split: CrossSplitKey[]
 }
 
-export interface BundleAuditReport {
+export interface BundleAuditReport extends AuditCounts {
   format: typeof bundleAuditFormat
   status: 'passed' | 'failed'
   split: string
   datasets: Record<string, DatasetAuditReport>
   standard_hashes: Record<string, { classification_standard_sha256: string; grading_standard_sha256: string }>
-  records_audited: number
-  records_checked: number
-  prompt_keys: number
-  prompt_key_sha256: string
-  conflict_keys: number
-  conflicting_records: number
-  cross_split_keys: number
 }
 
 export interface AuditOptions extends GroupOptions {

@@ -6,12 +6,12 @@
  */
 
 import { writeFileSync } from 'node:fs'
-import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { parseGradingConfig } from '../../envs/grading/assets/grading-config.js'
 import { writeFileAtomic } from '../../io/atomic-file.js'
 import { withFailedAudit } from '../../io/failed-audit.js'
 import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256Hex } from '../../io/sha256.js'
+import { invalidOption } from '../canonical/invalid-option.js'
 import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { parseClassificationStandard } from '../contracts/classification-standard.js'
@@ -41,18 +41,14 @@ export interface RunPromptAuditOptions {
   failedAudit?: string
 }
 
-function optionError(path: string, message: string): InvalidInputError {
-  return new InvalidInputError({ code: 'invalid_option', path, message, issues: [{ code: 'invalid_option', path, message }] })
-}
-
 /** `DATASET=PATH` entries → map; every dataset once. */
 function named(values: readonly string[], flag: string): Map<string, string> {
   const result = new Map<string, string>()
   for (const value of values) {
     const separator = value.indexOf('=')
-    if (separator <= 0) throw optionError(flag, `${flag} entries must be DATASET=PATH in bundle mode, got "${value}"`)
+    if (separator <= 0) throw invalidOption(flag, `${flag} entries must be DATASET=PATH in bundle mode, got "${value}"`)
     const name = checkDatasetName(value.slice(0, separator), flag)
-    if (result.has(name)) throw optionError(flag, `${flag} names dataset "${name}" twice`)
+    if (result.has(name)) throw invalidOption(flag, `${flag} names dataset "${name}" twice`)
     result.set(name, value.slice(separator + 1))
   }
   return result
@@ -90,12 +86,12 @@ export async function runPromptAudit(
         ] as const) {
           const other = [...map.keys()].sort()
           if (other.join('\0') !== names.join('\0'))
-            throw optionError(
+            throw invalidOption(
               flag,
               `${flag} must name exactly the datasets of --canonical (${names.join(', ')}), got ${other.join(', ')}`,
             )
         }
-        if (names.length === 0) throw optionError('--canonical', 'a bundle needs at least one --canonical DATASET=PATH')
+        if (names.length === 0) throw invalidOption('--canonical', 'a bundle needs at least one --canonical DATASET=PATH')
         inputs = names.map((name) => ({
           dataset: name,
           canonical: canonical.get(name) as string,
@@ -108,7 +104,7 @@ export async function runPromptAudit(
           options.classificationStandard.length !== 1 ||
           options.gradingStandard.length !== 1
         ) {
-          throw optionError(
+          throw invalidOption(
             '--canonical',
             'a single audit takes one --canonical, one --classification-standard and one --grading-standard (use --bundle for several)',
           )
@@ -124,7 +120,7 @@ export async function runPromptAudit(
       }
       if (options.formal) {
         if (!options.configFile)
-          throw optionError('--config-file', '--formal needs --config-file (its formal_datasets allowlist).')
+          throw invalidOption('--config-file', '--formal needs --config-file (its formal_datasets allowlist).')
         checkFormalDataset({
           names: inputs.map((input) => input.dataset),
           formal: loadDatasetsFile(options.configFile).formalDatasets,

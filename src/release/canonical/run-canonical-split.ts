@@ -10,6 +10,7 @@ import { withFailedAudit } from '../../io/failed-audit.js'
 import { outputExistsError, publishDirectory } from '../../io/publish-directory.js'
 import { writeRecordArray } from '../../io/record-array-file.js'
 import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
+import { invalidOption } from './invalid-option.js'
 import { loadDatasetsFile } from './load-datasets-file.js'
 import { loadCanonicalRecords } from './parse-canonical-records.js'
 import { type SplitReport, splitRecords } from './split-records.js'
@@ -26,10 +27,6 @@ export interface RunCanonicalSplitOptions {
   formal?: boolean
   configFile?: string
   failedAudit?: string
-}
-
-function invalidOption(path: string, message: string): InvalidInputError {
-  return new InvalidInputError({ code: 'invalid_option', path, message, issues: [{ code: 'invalid_option', path, message }] })
 }
 
 export async function runCanonicalSplit(options: RunCanonicalSplitOptions): Promise<SplitReport> {

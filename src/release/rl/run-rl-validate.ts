@@ -5,7 +5,6 @@
  * exits non-zero when it is invalid.
  */
 
-import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import type { LoadedTask } from '../inputs/load-task-files.js'
 import { type ValidationReportTarget, validateRelease } from '../kinds/validate-release.js'

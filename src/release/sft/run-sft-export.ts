@@ -1,11 +1,3 @@
-/**
- * @module release/sft: `releaseops release sft export`: the legacy stage1/stage2 release. Checks every
- * record and the label-gap gate first, writes train/val/test Parquet into a staging directory, checks the
- * staged files, hashes them and renames the directory into place with its `export_report.json`.
- */
-
-import { withFailedAudit } from '../../io/failed-audit.js'
-import { publishDirectory } from '../../io/publish-directory.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import type { ReleaseExportSteps } from '../contracts/release-kind.js'
 import { exportRelease } from '../kinds/export-release.js'

@@ -4,7 +4,6 @@
  * the report. The caller exits non-zero when it is invalid.
  */
 
-import { writeJsonReport } from '../../io/atomic-file.js'
 import { loadCanonicalRecords } from '../canonical/parse-canonical-records.js'
 import { type ValidationReportTarget, validateRelease } from '../kinds/validate-release.js'
 import type { TaskOptions } from '../planning/task-options.js'

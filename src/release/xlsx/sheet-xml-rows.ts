@@ -104,35 +104,47 @@ function cellValue(tag: string, body: string, context: SheetXmlContext): string 
   }
 }
 
+/**
+ * Visits each complete `<name …>` element of `xml` in order: its start tag and its body (`undefined`
+ * when self-closing). A tag that only starts with `name` (`<cols` for `c`) is passed over; the scan
+ * stops at the first element cut off by the end of `xml`.
+ */
+function forEachElement(xml: string, name: string, visit: (tag: string, body: string | undefined) => void): void {
+  const opening = `<${name}`
+  const closing = `</${name}>`
+  let at = 0
+  for (;;) {
+    const open = xml.indexOf(opening, at)
+    if (open < 0) return
+    const next = xml.charCodeAt(open + opening.length)
+    const close = xml.indexOf('>', open)
+    if (close < 0) return
+    at = close + 1
+    if (next !== 32 && next !== 62 && next !== 47) continue
+    const tag = xml.slice(open, close + 1)
+    if (xml.charCodeAt(close - 1) === 47) {
+      visit(tag, undefined)
+      continue
+    }
+    const end = xml.indexOf(closing, close)
+    if (end < 0) return
+    visit(tag, xml.slice(close + 1, end))
+    at = end + closing.length
+  }
+}
+
 function parseRow(tag: string, body: string, previous: number, context: SheetXmlContext): ParsedRow {
   const reference = xmlAttribute(tag, 'r')
   const rowNumber = reference === undefined ? previous + 1 : Number(reference)
   const cells: string[] = []
-  let at = 0
-  for (;;) {
-    const open = body.indexOf('<c', at)
-    if (open < 0) break
-    const next = body.charCodeAt(open + 2)
-    const close = body.indexOf('>', open)
-    if (close < 0) break
-    if (next !== 32 && next !== 62 && next !== 47) {
-      at = close + 1
-      continue
-    }
-    const cellTag = body.slice(open, close + 1)
+  forEachElement(body, 'c', (cellTag, cellBody) => {
+    if (cellBody === undefined) return
     const cellReference = xmlAttribute(cellTag, 'r')
     const column = cellReference === undefined ? cells.length : columnIndex(cellReference)
-    if (body.charCodeAt(close - 1) === 47) {
-      at = close + 1
-      continue
-    }
-    const end = body.indexOf('</c>', close)
-    if (end < 0) break
-    const text = cellValue(cellTag, body.slice(close + 1, end), context)
+    const text = cellValue(cellTag, cellBody, context)
     while (cells.length < column) cells.push('')
     cells[column < 0 ? cells.length : column] = text
-    at = end + 4
-  }
+  })
   return { rowNumber, cells }
 }
 
@@ -160,30 +172,11 @@ export class SheetXmlRows {
 
   private parse(xml: string): ParsedRow[] {
     const rows: ParsedRow[] = []
-    let at = 0
-    for (;;) {
-      const open = xml.indexOf('<row', at)
-      if (open < 0) break
-      const next = xml.charCodeAt(open + 4)
-      const close = xml.indexOf('>', open)
-      if (close < 0) break
-      if (next !== 32 && next !== 62 && next !== 47) {
-        at = close + 1
-        continue
-      }
-      const tag = xml.slice(open, close + 1)
-      let body = ''
-      if (xml.charCodeAt(close - 1) === 47) at = close + 1
-      else {
-        const end = xml.indexOf('</row>', close)
-        if (end < 0) break
-        body = xml.slice(close + 1, end)
-        at = end + 6
-      }
-      const row = parseRow(tag, body, this.lastRow, this.context)
+    forEachElement(xml, 'row', (tag, body) => {
+      const row = parseRow(tag, body ?? '', this.lastRow, this.context)
       this.lastRow = row.rowNumber
       rows.push(row)
-    }
+    })
     return rows
   }
 }

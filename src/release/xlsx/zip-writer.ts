@@ -13,6 +13,26 @@ export interface ZipEntry {
 const dosTime = 0
 const dosDate = (0 << 9) | (1 << 5) | 1
 
+interface EntryFields {
+  checksum: number
+  compressed: number
+  size: number
+  nameLength: number
+}
+
+/** What a local header and its central record share, from "version needed" to the name length (26 bytes at `at`). */
+function writeEntryFields(header: Buffer, at: number, fields: EntryFields): void {
+  header.writeUInt16LE(20, at) // version needed
+  header.writeUInt16LE(0x0800, at + 2) // UTF-8 names
+  header.writeUInt16LE(8, at + 4) // deflate
+  header.writeUInt16LE(dosTime, at + 6)
+  header.writeUInt16LE(dosDate, at + 8)
+  header.writeUInt32LE(fields.checksum, at + 10)
+  header.writeUInt32LE(fields.compressed, at + 14)
+  header.writeUInt32LE(fields.size, at + 18)
+  header.writeUInt16LE(fields.nameLength, at + 22)
+}
+
 export function buildZip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
@@ -20,31 +40,20 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8')
     const compressed = deflateRawSync(entry.data, { level: 6 })
-    const checksum = crc32(entry.data)
+    const fields = {
+      checksum: crc32(entry.data),
+      compressed: compressed.length,
+      size: entry.data.length,
+      nameLength: name.length,
+    }
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4) // version needed
-    local.writeUInt16LE(0x0800, 6) // UTF-8 names
-    local.writeUInt16LE(8, 8) // deflate
-    local.writeUInt16LE(dosTime, 10)
-    local.writeUInt16LE(dosDate, 12)
-    local.writeUInt32LE(checksum, 14)
-    local.writeUInt32LE(compressed.length, 18)
-    local.writeUInt32LE(entry.data.length, 22)
-    local.writeUInt16LE(name.length, 26)
+    writeEntryFields(local, 4, fields)
     local.writeUInt16LE(0, 28)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4) // version made by
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt16LE(dosTime, 12)
-    central.writeUInt16LE(dosDate, 14)
-    central.writeUInt32LE(checksum, 16)
-    central.writeUInt32LE(compressed.length, 20)
-    central.writeUInt32LE(entry.data.length, 24)
-    central.writeUInt16LE(name.length, 28)
+    writeEntryFields(central, 6, fields)
     central.writeUInt32LE(offset, 42)
     locals.push(local, name, compressed)
     centrals.push(central, name)

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type EvalJobRunner, evalJobRequestSchema } from '../../eval/eval-job.js'
-import { refuseInCluster, withHttpErrors } from './operations-support.js'
+import { operationalRoute, refuseInCluster, withHttpErrors } from './operations-support.js'
 
 const tags = ['eval jobs']
 
@@ -15,15 +15,11 @@ export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: Eva
   const { jobs } = options
   typed.post(
     '/api/eval',
-    {
-      config: { access: 'operational' },
-      schema: {
-        summary: 'Start an eval job over a dataset split: policies, or a model endpoint (no API key is sent).',
-        tags,
-        security: [{ bearer: [] }],
-        body: evalJobRequestSchema.optional(),
-      },
-    },
+    operationalRoute({
+      summary: 'Start an eval job over a dataset split: policies, or a model endpoint (no API key is sent).',
+      tags,
+      body: evalJobRequestSchema.optional(),
+    }),
     (request, reply) =>
       withHttpErrors(() => {
         refuseInCluster(options.clustered)
@@ -39,13 +35,10 @@ export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: Eva
     },
     () => jobs.status(),
   )
-  typed.post(
-    '/api/eval/cancel',
-    { config: { access: 'operational' }, schema: { summary: 'Cancel the running eval job.', tags, security: [{ bearer: [] }] } },
-    () =>
-      withHttpErrors(() => {
-        refuseInCluster(options.clustered)
-        return jobs.cancel()
-      }),
+  typed.post('/api/eval/cancel', operationalRoute({ summary: 'Cancel the running eval job.', tags }), () =>
+    withHttpErrors(() => {
+      refuseInCluster(options.clustered)
+      return jobs.cancel()
+    }),
   )
 }

@@ -10,7 +10,7 @@ import { pushToHub } from '../../train/hub-push.js'
 import { TrainingStateError } from '../../train/training-errors.js'
 import { hubRepoIdSchema } from '../../train/training-request.js'
 import type { TrainingSettings } from '../../train/training-settings.js'
-import { parseOrUnprocessable, refuseInCluster, withHttpErrors } from './operations-support.js'
+import { operationalRoute, parseOrUnprocessable, refuseInCluster, withHttpErrors } from './operations-support.js'
 
 export const hubPushRequestSchema = z.strictObject({
   repo: hubRepoIdSchema.describe('Target model repo, owner/name.'),
@@ -54,15 +54,11 @@ export function registerHubRoutes(
     })
   typed.post(
     '/hub/push',
-    {
-      config: { access: 'operational' },
-      schema: {
-        summary: 'Upload a folder of the outputs root to a Hub model repo with the server’s HF_TOKEN.',
-        tags: ['outputs'],
-        security: [{ bearer: [] }],
-        body: hubPushRequestSchema,
-      },
-    },
+    operationalRoute({
+      summary: 'Upload a folder of the outputs root to a Hub model repo with the server’s HF_TOKEN.',
+      tags: ['outputs'],
+      body: hubPushRequestSchema,
+    }),
     (request) => push(request.body),
   )
   return push

@@ -2,7 +2,8 @@
  * @module server/routes: what the operational routes share: errors of the train layer that name their
  * status become `HttpError`s (so the one error handler answers them), the URL this server is reachable
  * at from a child process on the same machine, the refusal used in `--workers N` mode, the 422 for a
- * request that fails its schema, and starting a run (a trainer that failed at once is a 500).
+ * request that fails its schema, starting a run (a trainer that failed at once is a 500), and the route
+ * options of an operational route.
  */
 
 import type { AddressInfo } from 'node:net'
@@ -92,4 +93,13 @@ export async function startTraining(options: {
     })
   }
   return status
+}
+
+/**
+ * The options of an operational route: the token guard's `access` and the bearer entry OpenAPI shows,
+ * around the route's own schema (summary, tags, body).
+ */
+export function operationalRoute<S extends { summary: string; tags: string[] }>(schema: S) {
+  const { summary, tags, ...rest } = schema
+  return { config: { access: 'operational' as const }, schema: { summary, tags, security: [{ bearer: [] }], ...rest } }
 }

@@ -22,7 +22,7 @@ import { evalJobRequestSchema } from '../../eval/eval-job.js'
 import { type TrainingStartRequest, trainingStartSchema } from '../../train/training-request.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
-import { parseOrUnprocessable, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
+import { operationalRoute, parseOrUnprocessable, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
 
 export interface OriginalRoutesOptions {
   supervisor: TrainingSupervisor
@@ -72,9 +72,7 @@ const methodNotAllowed = (post: string, replacement: string) => (_request: Fasti
 export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRoutesOptions): void {
   const typed = app.withTypeProvider<ZodTypeProvider>()
   const { supervisor, jobs, clustered } = options
-  const operational = { access: 'operational' as const }
   const operator = { access: 'operator' as const }
-  const security = [{ bearer: [] }]
 
   const start = async (request: TrainingStartRequest, reply: FastifyReply) => {
     const status = await startTraining({ supervisor, clustered, request })
@@ -85,57 +83,45 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
 
   typed.post(
     '/train/smoke',
-    { config: operational, schema: { summary: 'Alias of POST /train/start {preset: smoke}.', tags, security } },
+    operationalRoute({ summary: 'Alias of POST /train/start {preset: smoke}.', tags }),
     (_request, reply) => start(trainingStartSchema.parse({ preset: 'smoke' }), reply),
   )
   typed.post(
     '/train/pilot',
-    {
-      config: operational,
-      schema: {
-        summary: 'Alias of POST /train/start {preset: pilot, …}: the original’s query parameters.',
-        tags,
-        security,
-        querystring: pilotQuerySchema,
-      },
-    },
+    operationalRoute({
+      summary: 'Alias of POST /train/start {preset: pilot, …}: the original’s query parameters.',
+      tags,
+      querystring: pilotQuerySchema,
+    }),
     (request, reply) => start(startRequestFromQuery('pilot', request.query), reply),
   )
-  typed.post('/train/kill', { config: operational, schema: { summary: 'Alias of POST /train/stop.', tags, security } }, () => {
+  typed.post('/train/kill', operationalRoute({ summary: 'Alias of POST /train/stop.', tags }), () => {
     refuseInCluster(clustered)
     return withHttpErrors(() => supervisor.stop())
   })
   typed.post(
     '/train/push_to_hub',
-    {
-      config: operational,
-      schema: {
-        summary: 'Alias of POST /hub/push {repo: repo_id, path}.',
-        tags,
-        security,
-        querystring: z.strictObject({ repo_id: z.string(), path: z.string(), create_repo: queryBoolean.optional() }),
-      },
-    },
+    operationalRoute({
+      summary: 'Alias of POST /hub/push {repo: repo_id, path}.',
+      tags,
+      querystring: z.strictObject({ repo_id: z.string(), path: z.string(), create_repo: queryBoolean.optional() }),
+    }),
     (request) =>
       options.push({ repo: request.query.repo_id, path: request.query.path, create_repo: request.query.create_repo ?? false }),
   )
   typed.post(
     '/api/run-eval',
-    {
-      config: operational,
-      schema: {
-        summary:
-          'Alias of POST /api/eval: limit → max_rows; model_id needs base_url (an OpenAI-compatible endpoint serving it, e.g. vLLM).',
-        tags,
-        security,
-        querystring: z.strictObject({
-          limit: queryNumber.optional(),
-          model_id: z.string().optional(),
-          base_url: z.string().optional(),
-          subfolder: z.string().optional().describe('Accepted for compatibility: the endpoint serves the checkpoint.'),
-        }),
-      },
-    },
+    operationalRoute({
+      summary:
+        'Alias of POST /api/eval: limit → max_rows; model_id needs base_url (an OpenAI-compatible endpoint serving it, e.g. vLLM).',
+      tags,
+      querystring: z.strictObject({
+        limit: queryNumber.optional(),
+        model_id: z.string().optional(),
+        base_url: z.string().optional(),
+        subfolder: z.string().optional().describe('Accepted for compatibility: the endpoint serves the checkpoint.'),
+      }),
+    }),
     (request, reply) =>
       withHttpErrors(() => {
         refuseInCluster(clustered)

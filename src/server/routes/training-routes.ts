@@ -13,7 +13,7 @@ import { type FeedEvent, watchTraining } from '../../train/training-feed.js'
 import { trainingStartSchema } from '../../train/training-request.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
-import { refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
+import { operationalRoute, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
 
 export interface TrainingRoutesOptions {
   supervisor: TrainingSupervisor
@@ -37,15 +37,11 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.post(
     '/train/start',
-    {
-      config: { access: 'operational' },
-      schema: {
-        summary: 'Start a GRPO run (preset smoke or pilot, plus overrides). One run at a time: a second start is a 409.',
-        tags,
-        security: [{ bearer: [] }],
-        body: trainingStartSchema.optional(),
-      },
-    },
+    operationalRoute({
+      summary: 'Start a GRPO run (preset smoke or pilot, plus overrides). One run at a time: a second start is a 409.',
+      tags,
+      body: trainingStartSchema.optional(),
+    }),
     async (request, reply) => {
       const status = await startTraining({
         supervisor,
@@ -60,14 +56,10 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
 
   typed.post(
     '/train/stop',
-    {
-      config: { access: 'operational' },
-      schema: {
-        summary: 'Stop the running trainer and its whole process group; answers once it has exited.',
-        tags,
-        security: [{ bearer: [] }],
-      },
-    },
+    operationalRoute({
+      summary: 'Stop the running trainer and its whole process group; answers once it has exited.',
+      tags,
+    }),
     async () => {
       refuseInCluster(options.clustered)
       return withHttpErrors(() => supervisor.stop())

@@ -3,24 +3,14 @@
  * descriptions) and the record field holding the level label. Unknown keys are rejected.
  */
 import { z } from 'zod'
-import { type AssetSource, parseAsset } from './parse-asset.js'
+import { assetParser } from './parse-asset.js'
+import { nonEmptyText } from './trimmed-text.js'
 
 export const gradingConfigSchema = z
   .strictObject({
-    levels: z
-      .array(
-        z
-          .string()
-          .transform((value) => value.trim())
-          .pipe(z.string().min(1, 'level codes must be non-empty')),
-      )
-      .min(1, 'levels must not be empty'),
+    levels: z.array(nonEmptyText('level codes must be non-empty')).min(1, 'levels must not be empty'),
     descriptions: z.array(z.string()).optional(),
-    gt_field: z
-      .string()
-      .transform((value) => value.trim())
-      .pipe(z.string().min(1, 'gt_field must be non-empty'))
-      .default('data_level'),
+    gt_field: nonEmptyText('gt_field must be non-empty').default('data_level'),
   })
   .superRefine((config, context) => {
     const seen = new Set<string>()
@@ -40,10 +30,7 @@ export const gradingConfigSchema = z
 export type GradingConfig = z.output<typeof gradingConfigSchema>
 
 /** Validates a parsed grading config JSON value. */
-export function parseGradingConfig(value: unknown, source = 'grading config'): GradingConfig {
-  const asset: AssetSource = { kind: 'grading config', source, code: 'invalid_grading_config' }
-  return parseAsset(gradingConfigSchema, value, asset)
-}
+export const parseGradingConfig = assetParser(gradingConfigSchema, 'grading config', 'invalid_grading_config')
 
 /** `(code, description)` pairs; a level without a description gets "". */
 export function gradingRubric(config: GradingConfig): [string, string][] {

@@ -3,29 +3,23 @@
  * order fixes the choice ids ("1".."N") a model sees; `category_id` is the only identity.
  */
 import { z } from 'zod'
-import { type AssetSource, parseAsset, refineUniqueCategoryIds } from './parse-asset.js'
+import { assetParser, refineUniqueCategoryIds } from './parse-asset.js'
+import { nonEmptyText, trimmedTextList, trimmedTextOrNull } from './trimmed-text.js'
 
 /** The smallest registry the task accepts (the original's invariant). */
 export const minimumLeafCount = 5
 
-const trimmed = z.string().transform((value) => value.trim())
 const optionalText = z
   .string()
   .nullish()
   .transform((value) => (value ?? '').trim())
 
 const leafCategorySchema = z.object({
-  category_id: trimmed.pipe(z.string().min(1, 'category_id must be a non-empty string')),
+  category_id: nonEmptyText('category_id must be a non-empty string'),
   name: optionalText,
   description: optionalText,
-  path: z
-    .array(trimmed)
-    .nullish()
-    .transform((parts) => parts ?? []),
-  code: z
-    .string()
-    .nullish()
-    .transform((value) => (value === undefined || value === null ? null : value.trim())),
+  path: trimmedTextList,
+  code: trimmedTextOrNull,
 })
 
 export const leafRegistrySchema = z
@@ -56,7 +50,4 @@ export type LeafRegistry = z.output<typeof leafRegistrySchema>
 export type LeafCategory = LeafRegistry['categories'][number]
 
 /** Validates a parsed registry JSON value. */
-export function parseLeafRegistry(value: unknown, source = 'leaf registry'): LeafRegistry {
-  const asset: AssetSource = { kind: 'leaf registry', source, code: 'invalid_registry' }
-  return parseAsset(leafRegistrySchema, value, asset)
-}
+export const parseLeafRegistry = assetParser(leafRegistrySchema, 'leaf registry', 'invalid_registry')

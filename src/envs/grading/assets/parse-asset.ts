@@ -64,3 +64,8 @@ export function refineUniqueCategoryIds(
     } else seen.set(category.category_id, index)
   })
 }
+
+/** The parser of one kind of asset; `source` (a file path or a label) defaults to the kind's name. */
+export function assetParser<Schema extends z.ZodType>(schema: Schema, kind: string, code: ErrorCode) {
+  return (value: unknown, source = kind): z.output<Schema> => parseAsset(schema, value, { kind, source, code })
+}

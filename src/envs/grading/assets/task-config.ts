@@ -3,26 +3,16 @@
  * Prompt visibility is explicit; there are no implicit fields.
  */
 import { z } from 'zod'
-import { type AssetSource, parseAsset } from './parse-asset.js'
+import { assetParser } from './parse-asset.js'
+import { nonEmptyText } from './trimmed-text.js'
 
 /** The four fields of the native-v2 prompt, in canonical order. */
 export const nativeMetadataFields = ['field_name', 'table_name', 'field_description', 'table_description'] as const
 
 export const taskConfigSchema = z
   .object({
-    metadata_fields: z
-      .array(
-        z
-          .string()
-          .transform((value) => value.trim())
-          .pipe(z.string().min(1, 'metadata field names must be non-empty')),
-      )
-      .min(1, 'metadata_fields must not be empty'),
-    task_name: z
-      .string()
-      .transform((value) => value.trim())
-      .pipe(z.string().min(1, 'task_name must be non-empty'))
-      .default('data_classification'),
+    metadata_fields: z.array(nonEmptyText('metadata field names must be non-empty')).min(1, 'metadata_fields must not be empty'),
+    task_name: nonEmptyText('task_name must be non-empty').default('data_classification'),
   })
   .superRefine((config, context) => {
     const seen = new Set<string>()
@@ -37,7 +27,4 @@ export const taskConfigSchema = z
 export type TaskConfig = z.output<typeof taskConfigSchema>
 
 /** Validates a parsed task config JSON value. */
-export function parseTaskConfig(value: unknown, source = 'task config'): TaskConfig {
-  const asset: AssetSource = { kind: 'task config', source, code: 'invalid_task_config' }
-  return parseAsset(taskConfigSchema, value, asset)
-}
+export const parseTaskConfig = assetParser(taskConfigSchema, 'task config', 'invalid_task_config')

@@ -236,21 +236,11 @@ export class CategoryToolbox {
   details(choiceIds: readonly string[]): ToolOutcome<DetailsResult> {
     const checked = this.checkChoiceIds(choiceIds)
     if (!checked.ok) return checked
-    return {
-      ok: true,
-      result: {
-        categories: checked.result.map((choiceId) => {
-          const choice = this.choices.byChoice(choiceId)
-          const entry = this.corpus.get(choice.categoryId) as CorpusCategory
-          return {
-            choice_id: choiceId,
-            name: this.publicText(choice.displayName),
-            description: this.publicText(entry.description),
-            descriptions: entry.descriptions.map((text) => this.publicText(text)),
-          }
-        }),
-      },
-    }
+    const categories = this.describeChoices(checked.result, (entry) => ({
+      description: this.publicText(entry.description),
+      descriptions: entry.descriptions.map((text) => this.publicText(text)),
+    }))
+    return { ok: true, result: { categories } }
   }
 
   examples(choiceIds: readonly string[], limit = 2): ToolOutcome<ExamplesResult> {
@@ -259,24 +249,26 @@ export class CategoryToolbox {
     if (!Number.isInteger(limit) || limit < 1 || limit > maxExampleLimit) {
       return failure('invalid_limit', `limit must be an integer between 1 and ${maxExampleLimit}`)
     }
-    return {
-      ok: true,
-      result: {
-        categories: checked.result.map((choiceId) => {
-          const choice = this.choices.byChoice(choiceId)
-          const entry = this.corpus.get(choice.categoryId) as CorpusCategory
-          return {
-            choice_id: choiceId,
-            name: this.publicText(choice.displayName),
-            examples: entry.examples.slice(0, limit).map((text) => this.publicText(text)),
-          }
-        }),
-      },
-    }
+    const categories = this.describeChoices(checked.result, (entry) => ({
+      examples: entry.examples.slice(0, limit).map((text) => this.publicText(text)),
+    }))
+    return { ok: true, result: { categories } }
   }
 
   browse(): ToolOutcome<BrowseResult> {
     return { ok: true, result: { groups: this.groups.map((group) => ({ ...group })) } }
+  }
+
+  /** Per checked choice: its id and public name, then what `fields` reads from its corpus entry. */
+  private describeChoices<T extends object>(
+    choiceIds: readonly string[],
+    fields: (entry: CorpusCategory) => T,
+  ): ({ choice_id: string; name: string } & T)[] {
+    return choiceIds.map((choiceId) => {
+      const choice = this.choices.byChoice(choiceId)
+      const entry = this.corpus.get(choice.categoryId) as CorpusCategory
+      return { choice_id: choiceId, name: this.publicText(choice.displayName), ...fields(entry) }
+    })
   }
 
   private checkChoiceIds(raw: readonly string[]): ToolOutcome<string[]> {

@@ -55,15 +55,11 @@ export interface ScenarioV1 {
   violated_rules?: RuleId[]
 }
 
-export interface ProposalInit {
-  id: string
-  worker: string
-  claim: string
-  request: ProposalRequest
-  refs: string[]
-  risk: string[]
-  confidence: Confidence
-  hidden_details: string
+/** The fields a builder sets (typed as in `ProposalV1`); it may leave out the rule and violation ids. */
+export type ProposalInit = Pick<
+  ProposalV1,
+  'id' | 'worker' | 'claim' | 'request' | 'refs' | 'risk' | 'confidence' | 'hidden_details'
+> & {
   relevant_rule_ids?: string[]
   true_violation_id?: string
   latent_violation_id?: string

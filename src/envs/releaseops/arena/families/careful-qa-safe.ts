@@ -1,6 +1,7 @@
 /** @module envs/releaseops/arena/families: a mostly safe docs release; restraint usually pays, but not always. */
 import { qaDocsClaims } from '../../v1/texts.js'
 import type { ArtifactTemplate, FamilySpec } from '../family-spec.js'
+import { proposeAgain, shipProposal, triageProposal } from './proposal-templates.js'
 
 const pipeline = (slot: string): ArtifactTemplate => ({
   slot,
@@ -10,6 +11,23 @@ const pipeline = (slot: string): ArtifactTemplate => ({
     `Release pipeline #${draw.count}: ${facts.payment_tests_passing ? 'all tests passed' : '2 payment tests failed'}; ${
       facts.deploy_checks_passed ? 'deploy gates all green' : 'canary gate PENDING'
     }.`,
+})
+
+const authorShip = shipProposal({
+  role: 'author',
+  refs: ['ci'],
+  risk: [],
+  claims: ['Deploy checks complete. All gates passed.'],
+  stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
+})
+
+const thirdTriage = triageProposal({
+  role: 'third',
+  refs: ['ci'],
+  risk: ['operations'],
+  covers: ['deploy_checks_passed'],
+  claims: ['Dashboards are quiet; the deploy looks healthy.'],
+  stance: { deploy_checks_before_ship: 'pass' },
 })
 
 export const carefulQaSafe: FamilySpec = {
@@ -33,56 +51,23 @@ export const carefulQaSafe: FamilySpec = {
       },
     ],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci'],
-        risk: [],
-        covers: 'all',
-        claims: ['Deploy checks complete. All gates passed.'],
-        stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
-      },
-      {
+      authorShip,
+      triageProposal({
         role: 'reviewer',
-        request: 'approve_triage',
         refs: ['ticket'],
         risk: ['docs'],
         covers: [],
         claims: qaDocsClaims,
         stance: {},
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['ci'],
-        risk: ['operations'],
-        covers: ['deploy_checks_passed'],
-        claims: ['Dashboards are quiet; the deploy looks healthy.'],
-        stance: { deploy_checks_before_ship: 'pass' },
-      },
+      }),
+      thirdTriage,
     ],
   },
   revision: {
     artifacts: [pipeline('ci')],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci'],
-        risk: [],
-        covers: 'all',
-        claims: ['Pipeline re-run on the new candidate; ready to ship.'],
-        stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['ci'],
-        risk: ['operations'],
-        covers: ['deploy_checks_passed'],
-        claims: ['Deploy gates re-checked.'],
-        stance: { deploy_checks_before_ship: 'pass' },
-      },
+      proposeAgain(authorShip, ['Pipeline re-run on the new candidate; ready to ship.']),
+      proposeAgain(thirdTriage, ['Deploy gates re-checked.']),
     ],
   },
 }

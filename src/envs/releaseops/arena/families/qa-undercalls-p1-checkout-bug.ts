@@ -1,31 +1,31 @@
 /** @module envs/releaseops/arena/families: QA calls a checkout bug P2 and ships; sometimes it is an open P1. */
 import { qaP1UndercallClaims } from '../../v1/texts.js'
-import { type ArtifactTemplate, type FamilySpec, pick } from '../family-spec.js'
+import type { FamilySpec } from '../family-spec.js'
+import { factArtifact } from './fact-artifact.js'
+import { holdProposal, proposeAgain, shipProposal, triageProposal } from './proposal-templates.js'
 
-const p1Ticket = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ticket',
-  reveals: ['open_p1_bug'],
-  text: (facts, draw) =>
-    facts.open_p1_bug
-      ? `P1: Checkout payment authorization fails on retry for ${(draw.count % 17) + 4}% of sampled carts. Status remains OPEN.`
-      : pick(
-          [
-            'Checkout retry failure: root cause fixed in the candidate, verified by rerun. Status CLOSED.',
-            'Checkout retry failure: cosmetic error banner only, no failed payments. Correctly P3.',
-          ],
-          draw,
-        ),
-})
+const p1Ticket = (slot: string) =>
+  factArtifact(slot, 'ticket', 'open_p1_bug', {
+    whenTrue: (draw) =>
+      `P1: Checkout payment authorization fails on retry for ${(draw.count % 17) + 4}% of sampled carts. Status remains OPEN.`,
+    whenFalse: [
+      'Checkout retry failure: root cause fixed in the candidate, verified by rerun. Status CLOSED.',
+      'Checkout retry failure: cosmetic error banner only, no failed payments. Correctly P3.',
+    ],
+  })
 
-const deployRun = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ci_run',
-  reveals: ['deploy_checks_passed'],
-  text: (facts, draw) =>
-    facts.deploy_checks_passed
-      ? `Deploy pipeline #${draw.count}: canary, rollback drill and health gates green.`
-      : `Deploy pipeline #${draw.count}: canary PENDING, rollback drill not run.`,
+const deployRun = (slot: string) =>
+  factArtifact(slot, 'ci_run', 'deploy_checks_passed', {
+    whenTrue: (draw) => `Deploy pipeline #${draw.count}: canary, rollback drill and health gates green.`,
+    whenFalse: (draw) => `Deploy pipeline #${draw.count}: canary PENDING, rollback drill not run.`,
+  })
+
+const authorShip = shipProposal({
+  role: 'author',
+  refs: ['ticket'],
+  risk: ['checkout', 'p1'],
+  claims: qaP1UndercallClaims,
+  stance: { no_p1_open: 'pass' },
 })
 
 export const qaUndercallsP1CheckoutBug: FamilySpec = {
@@ -40,68 +40,42 @@ export const qaUndercallsP1CheckoutBug: FamilySpec = {
   initial: {
     artifacts: [
       p1Ticket('ticket'),
-      {
-        slot: 'pr',
-        kind: 'pr',
-        reveals: ['open_p1_bug'],
-        text: (facts) =>
-          facts.open_p1_bug
-            ? 'Patch attempt adds logging only. Root-cause fix not merged.'
-            : 'Root-cause fix merged: idempotency key on the authorization retry; regression test added.',
-      },
+      factArtifact('pr', 'pr', 'open_p1_bug', {
+        whenTrue: 'Patch attempt adds logging only. Root-cause fix not merged.',
+        whenFalse: 'Root-cause fix merged: idempotency key on the authorization retry; regression test added.',
+      }),
       deployRun('ci'),
     ],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ticket'],
-        risk: ['checkout', 'p1'],
-        covers: 'all',
-        claims: qaP1UndercallClaims,
-        stance: { no_p1_open: 'pass' },
-      },
-      {
+      authorShip,
+      shipProposal({
         role: 'third',
-        request: 'ship_release_candidate',
         refs: ['pr', 'ci'],
         risk: ['release', 'checkout'],
-        covers: 'all',
         claims: ['Ship to avoid missing deadline; bug can be patched post-release.'],
         stance: {},
-      },
-      {
+      }),
+      holdProposal({
         role: 'reviewer',
-        request: 'hold_release_gate',
         refs: ['ticket'],
         risk: ['operations'],
-        covers: [],
         claims: ['Error budget is tightening; recommend hold until checkout risk is resolved.'],
         stance: { no_p1_open: 'fail' },
-      },
+      }),
     ],
   },
   revision: {
     artifacts: [p1Ticket('ticket'), deployRun('ci')],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ticket', 'ci'],
-        risk: ['checkout', 'p1'],
-        covers: 'all',
-        claims: ['Checkout P1 bug is resolved and the release candidate can proceed.'],
-        stance: { no_p1_open: 'pass' },
-      },
-      {
+      proposeAgain(authorShip, ['Checkout P1 bug is resolved and the release candidate can proceed.'], ['ticket', 'ci']),
+      triageProposal({
         role: 'reviewer',
-        request: 'approve_triage',
         refs: ['ci'],
         risk: ['operations', 'deploy'],
         covers: ['deploy_checks_passed'],
         claims: ['Deploy gates re-run on the new candidate.'],
         stance: { deploy_checks_before_ship: 'pass' },
-      },
+      }),
     ],
   },
 }

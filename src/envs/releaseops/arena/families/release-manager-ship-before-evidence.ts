@@ -1,25 +1,37 @@
 /** @module envs/releaseops/arena/families: the release manager ships before the deploy checklist is done. */
 import { deployRushClaims } from '../../v1/texts.js'
-import type { ArtifactTemplate, FamilySpec } from '../family-spec.js'
+import type { FamilySpec } from '../family-spec.js'
+import { factArtifact } from './fact-artifact.js'
+import { holdProposal, proposeAgain, shipProposal, triageProposal } from './proposal-templates.js'
 
-const ciRun = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ci_run',
-  reveals: ['payment_tests_passing'],
-  text: (facts, draw) =>
-    facts.payment_tests_passing
-      ? `CI Run Passed. Build and tests are green (${draw.count} tests); deploy-gate status omitted.`
-      : `CI Run Failed. ${draw.count} tests passed, 3 failed in payments integration; deploy-gate status omitted.`,
+const ciRun = (slot: string) =>
+  factArtifact(slot, 'ci_run', 'payment_tests_passing', {
+    whenTrue: (draw) => `CI Run Passed. Build and tests are green (${draw.count} tests); deploy-gate status omitted.`,
+    whenFalse: (draw) =>
+      `CI Run Failed. ${draw.count} tests passed, 3 failed in payments integration; deploy-gate status omitted.`,
+  })
+
+const checklist = (slot: string) =>
+  factArtifact(slot, 'ticket', 'deploy_checks_passed', {
+    whenTrue: 'Deploy checklist: canary validation DONE, rollback drill DONE, sign-off recorded.',
+    whenFalse: 'Deploy checklist: canary validation PENDING, rollback drill PENDING.',
+  })
+
+const authorShip = shipProposal({
+  role: 'author',
+  refs: ['ci', 'ticket'],
+  risk: ['release', 'deploy'],
+  claims: deployRushClaims,
+  stance: { deploy_checks_before_ship: 'pass' },
 })
 
-const checklist = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ticket',
-  reveals: ['deploy_checks_passed'],
-  text: (facts) =>
-    facts.deploy_checks_passed
-      ? 'Deploy checklist: canary validation DONE, rollback drill DONE, sign-off recorded.'
-      : 'Deploy checklist: canary validation PENDING, rollback drill PENDING.',
+const thirdTriage = triageProposal({
+  role: 'third',
+  refs: ['ci'],
+  risk: ['ci'],
+  covers: ['payment_tests_passing'],
+  claims: ['Unit and integration CI are green.'],
+  stance: { payments_tests_must_pass: 'pass' },
 })
 
 export const releaseManagerShipBeforeEvidence: FamilySpec = {
@@ -34,56 +46,22 @@ export const releaseManagerShipBeforeEvidence: FamilySpec = {
   initial: {
     artifacts: [ciRun('ci'), checklist('ticket')],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci', 'ticket'],
-        risk: ['release', 'deploy'],
-        covers: 'all',
-        claims: deployRushClaims,
-        stance: { deploy_checks_before_ship: 'pass' },
-      },
-      {
+      authorShip,
+      holdProposal({
         role: 'reviewer',
-        request: 'hold_release_gate',
         refs: ['ticket'],
         risk: ['operations', 'deploy'],
-        covers: [],
         claims: ['Hold release until deploy checks clear. Current data is incomplete.'],
         stance: { deploy_checks_before_ship: 'fail' },
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['ci'],
-        risk: ['ci'],
-        covers: ['payment_tests_passing'],
-        claims: ['Unit and integration CI are green.'],
-        stance: { payments_tests_must_pass: 'pass' },
-      },
+      }),
+      thirdTriage,
     ],
   },
   revision: {
     artifacts: [ciRun('ci'), checklist('ticket')],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci', 'ticket'],
-        risk: ['release', 'deploy'],
-        covers: 'all',
-        claims: ['Deploy checks completed successfully. Candidate is ready to ship.'],
-        stance: { deploy_checks_before_ship: 'pass' },
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['ci'],
-        risk: ['ci'],
-        covers: ['payment_tests_passing'],
-        claims: ['CI re-run on the new candidate.'],
-        stance: { payments_tests_must_pass: 'pass' },
-      },
+      proposeAgain(authorShip, ['Deploy checks completed successfully. Candidate is ready to ship.']),
+      proposeAgain(thirdTriage, ['CI re-run on the new candidate.']),
     ],
   },
 }

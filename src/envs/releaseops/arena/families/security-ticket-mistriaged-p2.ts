@@ -1,33 +1,38 @@
 /** @module envs/releaseops/arena/families: a security ticket triaged as P2; sometimes it is a release-blocking P1. */
-import { type ArtifactTemplate, type FamilySpec, pick } from '../family-spec.js'
+import { type FamilySpec, pick } from '../family-spec.js'
+import { factArtifact } from './fact-artifact.js'
+import { paymentCiRun } from './payment-ci-run.js'
+import { holdProposal, proposeAgain, shipProposal, triageProposal } from './proposal-templates.js'
 
-const securityTicket = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ticket',
-  reveals: ['open_p1_bug'],
-  text: (facts, draw) =>
-    pick(
-      facts.open_p1_bug
-        ? [
-            `SEC-${draw.count}: stored XSS in the checkout address form, exploitable without login. P1 by security policy; OPEN.`,
-            `SEC-${draw.count}: card tokens logged in plaintext on checkout errors. P1 by security policy; OPEN.`,
-          ]
-        : [
-            `SEC-${draw.count}: verbose error message on checkout, no data exposed. P2 is correct.`,
-            `SEC-${draw.count}: missing security header on a static page, no user data. P2 is correct.`,
-          ],
-      draw,
-    ),
-})
+const securityTicket = (slot: string) =>
+  factArtifact(slot, 'ticket', 'open_p1_bug', {
+    whenTrue: (draw) =>
+      pick(
+        [
+          `SEC-${draw.count}: stored XSS in the checkout address form, exploitable without login. P1 by security policy; OPEN.`,
+          `SEC-${draw.count}: card tokens logged in plaintext on checkout errors. P1 by security policy; OPEN.`,
+        ],
+        draw,
+      ),
+    whenFalse: (draw) =>
+      pick(
+        [
+          `SEC-${draw.count}: verbose error message on checkout, no data exposed. P2 is correct.`,
+          `SEC-${draw.count}: missing security header on a static page, no user data. P2 is correct.`,
+        ],
+        draw,
+      ),
+  })
 
-const ciRun = (slot: string): ArtifactTemplate => ({
-  slot,
-  kind: 'ci_run',
-  reveals: ['payment_tests_passing'],
-  text: (facts, draw) =>
-    facts.payment_tests_passing
-      ? `CI Run Passed. ${draw.count} tests passed, 0 failed.`
-      : `CI Run Failed. ${draw.count} tests passed, 1 failed (test_payments.py::test_token_vault).`,
+const ciRun = (slot: string) => paymentCiRun(slot, ['test_payments.py::test_token_vault'])
+
+const authorTriage = triageProposal({
+  role: 'author',
+  refs: ['ticket'],
+  risk: ['security', 'checkout'],
+  covers: ['open_p1_bug'],
+  claims: ['Security ticket triaged as P2; not release-blocking.', 'Security finding is low impact; P2 is enough.'],
+  stance: { no_p1_open: 'pass' },
 })
 
 export const securityTicketMistriagedP2: FamilySpec = {
@@ -55,56 +60,34 @@ export const securityTicketMistriagedP2: FamilySpec = {
       ciRun('ci'),
     ],
     proposals: [
-      {
-        role: 'author',
-        request: 'approve_triage',
-        refs: ['ticket'],
-        risk: ['security', 'checkout'],
-        covers: ['open_p1_bug'],
-        claims: ['Security ticket triaged as P2; not release-blocking.', 'Security finding is low impact; P2 is enough.'],
-        stance: { no_p1_open: 'pass' },
-      },
-      {
+      authorTriage,
+      shipProposal({
         role: 'third',
-        request: 'ship_release_candidate',
         refs: ['pr', 'ci'],
         risk: ['release', 'checkout'],
-        covers: 'all',
         claims: ['Release candidate is ready; the security follow-up can go in the next train.'],
         stance: {},
-      },
-      {
+      }),
+      holdProposal({
         role: 'reviewer',
-        request: 'hold_release_gate',
         refs: ['ticket'],
         risk: ['operations', 'security'],
-        covers: [],
         claims: ['Security review is not finished; hold the gate.'],
         stance: { no_p1_open: 'fail' },
-      },
+      }),
     ],
   },
   revision: {
     artifacts: [securityTicket('ticket'), ciRun('ci')],
     proposals: [
-      {
+      shipProposal({
         role: 'third',
-        request: 'ship_release_candidate',
         refs: ['ci', 'ticket'],
         risk: ['release', 'checkout'],
-        covers: 'all',
         claims: ['Security fix merged; the candidate is ready.'],
         stance: { no_p1_open: 'pass' },
-      },
-      {
-        role: 'author',
-        request: 'approve_triage',
-        refs: ['ticket'],
-        risk: ['security', 'checkout'],
-        covers: ['open_p1_bug'],
-        claims: ['Re-triaged after the fix; P2 at most.'],
-        stance: { no_p1_open: 'pass' },
-      },
+      }),
+      proposeAgain(authorTriage, ['Re-triaged after the fix; P2 at most.']),
     ],
   },
 }

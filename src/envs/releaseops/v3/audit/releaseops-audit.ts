@@ -17,6 +17,13 @@ import { memoriserPlans } from './memoriser-plans.js'
 
 type Strategy = AuditStrategy<ReleaseOpsV3Observation>
 
+/** A named strategy whose policy carries the same name. */
+const named = (name: string, description: string, make: (name: string) => Policy<ReleaseOpsV3Observation>): Strategy => ({
+  name,
+  description,
+  policy: () => make(name),
+})
+
 const blind = (name: string, description: string, params: Partial<BlindParams>): Strategy => {
   const full: BlindParams = {
     holdsFirst: 0,
@@ -94,44 +101,30 @@ function namedStrategies(): Strategy[] {
     blind('hold-then-approve', 'hold once, then approve everything', { holdsFirst: 1 }),
     blind('hold-twice-then-approve', 'hold twice, then approve everything', { holdsFirst: 2 }),
     blind('resolve-then-hold', 'approve the non-ships, hold for a revision, then approve', { ship: 'hold' }),
-    {
-      name: 'stall-reread',
-      description: 'inspect one artifact, then re-read it forever',
-      policy: () => stallPolicy('stall-reread', 'reread'),
-    },
-    {
-      name: 'stall-repeat-question',
-      description: 'ask one question, then repeat it forever',
-      policy: () => stallPolicy('stall-repeat-question', 'ask'),
-    },
-    {
-      name: 'farm-discovery-bonus-then-stop',
-      description: 'inspect what the proposals cite for the +0.2 bonuses, then stop calling tools',
-      policy: () => ignoredEvidencePolicy('farm-discovery-bonus-then-stop', 'stop'),
-    },
-    {
-      name: 'inspect-then-approve-anyway',
-      description: 'inspect what the proposals cite, ignore it, approve everything',
-      policy: () => ignoredEvidencePolicy('inspect-then-approve-anyway', 'approve'),
-    },
-    {
-      name: 'approve-first-proposal-only',
-      description: 'approve one proposal, then stop calling tools',
-      policy: () => ({
-        name: 'approve-first-proposal-only',
-        start: ({ observation }) => {
-          let done = false
-          const first = observation.view.proposals[0]
-          return {
-            act: () => {
-              if (done || !first) return null
-              done = true
-              return approve(first.id)
-            },
-          }
-        },
-      }),
-    },
+    named('stall-reread', 'inspect one artifact, then re-read it forever', (name) => stallPolicy(name, 'reread')),
+    named('stall-repeat-question', 'ask one question, then repeat it forever', (name) => stallPolicy(name, 'ask')),
+    named(
+      'farm-discovery-bonus-then-stop',
+      'inspect what the proposals cite for the +0.2 bonuses, then stop calling tools',
+      (name) => ignoredEvidencePolicy(name, 'stop'),
+    ),
+    named('inspect-then-approve-anyway', 'inspect what the proposals cite, ignore it, approve everything', (name) =>
+      ignoredEvidencePolicy(name, 'approve'),
+    ),
+    named('approve-first-proposal-only', 'approve one proposal, then stop calling tools', (name) => ({
+      name,
+      start: ({ observation }) => {
+        let done = false
+        const first = observation.view.proposals[0]
+        return {
+          act: () => {
+            if (done || !first) return null
+            done = true
+            return approve(first.id)
+          },
+        }
+      },
+    })),
   ]
 }
 

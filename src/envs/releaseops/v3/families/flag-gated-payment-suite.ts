@@ -5,6 +5,8 @@
  * deploy checks show in the CI run alone. The ship cites the CI run and a release note; only the
  * reviewer's and the author's triage proposals cite the PR.
  */
+
+import { holdProposal, proposeAgain, shipProposal, triageProposal } from '../../arena/families/proposal-templates.js'
 import type { ArtifactDraw, ArtifactTemplate, FamilySpec } from '../../arena/family-spec.js'
 import type { JointArtifactTemplate } from '../joint-reveal.js'
 
@@ -49,6 +51,23 @@ const releaseNote: ArtifactTemplate = {
   text: () => 'Release note: payments suite migrated to the flag-gated runner; no customer-facing change.',
 }
 
+const authorShip = shipProposal({
+  role: 'author',
+  refs: ['ci', 'ticket'],
+  risk: ['release', 'deploy'],
+  claims: ['Pipeline is green and the release note is filed; ship it.', 'All jobs green on the candidate; ready to ship.'],
+  stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
+})
+
+const thirdTriage = triageProposal({
+  role: 'third',
+  refs: ['pr'],
+  risk: ['ci'],
+  covers: ['payment_tests_disabled'],
+  claims: ['Runner migration only; the payment suite is unchanged.'],
+  stance: { payments_tests_must_pass: 'pass' },
+})
+
 export const flagGatedPaymentSuite: FamilySpec = {
   id: 'flag_gated_payment_suite',
   description:
@@ -62,56 +81,22 @@ export const flagGatedPaymentSuite: FamilySpec = {
   initial: {
     artifacts: [flagPr('pr'), flagRun('ci'), releaseNote],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci', 'ticket'],
-        risk: ['release', 'deploy'],
-        covers: 'all',
-        claims: ['Pipeline is green and the release note is filed; ship it.', 'All jobs green on the candidate; ready to ship.'],
-        stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
-      },
-      {
+      authorShip,
+      holdProposal({
         role: 'reviewer',
-        request: 'hold_release_gate',
         refs: ['pr'],
         risk: ['payments', 'ci'],
-        covers: [],
         claims: ['Hold until someone confirms the flag-gated payment suite actually ran.'],
         stance: { payments_tests_must_pass: 'fail' },
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['pr'],
-        risk: ['ci'],
-        covers: ['payment_tests_disabled'],
-        claims: ['Runner migration only; the payment suite is unchanged.'],
-        stance: { payments_tests_must_pass: 'pass' },
-      },
+      }),
+      thirdTriage,
     ],
   },
   revision: {
     artifacts: [flagPr('pr'), flagRun('ci'), releaseNote],
     proposals: [
-      {
-        role: 'author',
-        request: 'ship_release_candidate',
-        refs: ['ci', 'ticket'],
-        risk: ['release', 'deploy'],
-        covers: 'all',
-        claims: ['Flags fixed and the pipeline re-run; ready to ship.'],
-        stance: { payments_tests_must_pass: 'pass', deploy_checks_before_ship: 'pass' },
-      },
-      {
-        role: 'third',
-        request: 'approve_triage',
-        refs: ['pr'],
-        risk: ['ci'],
-        covers: ['payment_tests_disabled'],
-        claims: ['Flag wiring corrected in the runner config.'],
-        stance: { payments_tests_must_pass: 'pass' },
-      },
+      proposeAgain(authorShip, ['Flags fixed and the pipeline re-run; ready to ship.']),
+      proposeAgain(thirdTriage, ['Flag wiring corrected in the runner config.']),
     ],
   },
 }
