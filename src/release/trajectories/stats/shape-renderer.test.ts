@@ -104,7 +104,11 @@ describe('ShapeRenderer', () => {
   it('renders a shape once for rows that differ only in their text', () => {
     const format = chatFormat('qwen3.5')
     let calls = 0
-    const counted = { ...format, render: (options: Parameters<ChatFormat['render']>[0]) => (calls++, format.render(options)) }
+    const render = (options: Parameters<ChatFormat['render']>[0]) => {
+      calls++
+      return format.render(options)
+    }
+    const counted = { ...format, render }
     const renderer = new ShapeRenderer(counted as ChatFormat, tools, 1_000_000)
     const row = (field: string) => ({
       tools,
