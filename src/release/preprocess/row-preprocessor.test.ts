@@ -51,7 +51,7 @@ describe('RowPreprocessor', () => {
       },
       classification: { level_1: '生产数据域', level_2: '', level_3: '', level_4: '生产实绩' },
       data_level: 'L2',
-      label_notes: [{ field: 'level_4', code: 'B4-1', action: 'stripped' }],
+      label_notes: [{ field: 'level_4', code: 'B4-1', action: 'stripped', written: '生产实绩（B4-1）' }],
       provenance: { source_file: 'data.xlsx', source_sha256: 'a'.repeat(64), sheet: 'S', row: 2 },
     })
     expect(records[1]).toMatchObject({ label_status: 'unlabeled', data_level: '' })
@@ -70,7 +70,7 @@ describe('RowPreprocessor', () => {
     processor.add(2, ['m', 't', 'f', '', '', '生产实绩（B4-1）', '2', ''])
     const { records } = processor.finish()
     expect(records[0]?.classification.level_4).toBe('生产实绩')
-    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'stripped' }])
+    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'stripped', written: '生产实绩（B4-1）' }])
   })
 
   it('keeps trailing codes when asked to, and can skip rows without a field name', () => {

@@ -259,9 +259,10 @@ export class RowPreprocessor {
       let label = value(field)
       const code = detectTrailingCode(label)
       if (code) {
-        const strip = this.options.stripTrailingCodes !== false
-        if (strip) label = stripTrailingCode(label)
-        notes.push({ field, code, action: strip ? 'stripped' : 'kept' })
+        if (this.options.stripTrailingCodes !== false) {
+          notes.push({ field, code, action: 'stripped', written: label })
+          label = stripTrailingCode(label)
+        } else notes.push({ field, code, action: 'kept' })
       }
       classification[field] = label
     }
