@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildNativeUserPrompt } from '../../envs/grading/native-prompt.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import { parseColumnMapping } from '../contracts/column-mapping.js'
+import { metadataFieldNames } from '../contracts/processed-record.js'
 import { RowPreprocessor } from './row-preprocessor.js'
 
 const mapping = parseColumnMapping(
@@ -124,15 +125,6 @@ describe('RowPreprocessor', () => {
     // A mapping without free columns gives the records it gave before: no extra key.
     const plain = new RowPreprocessor({ source, mapping }, header)
     plain.add(2, ['m', 't', 'f', '', '', '', '2', ''])
-    expect(Object.keys(plain.finish().records[0]?.metadata ?? {})).toEqual([
-      'database_name',
-      'database_description',
-      'table_name',
-      'table_description',
-      'field_name',
-      'field_description',
-      'field_type',
-      'value',
-    ])
+    expect(Object.keys(plain.finish().records[0]?.metadata ?? {})).toEqual([...metadataFieldNames, 'value'])
   })
 })
