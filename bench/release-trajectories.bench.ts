@@ -5,9 +5,12 @@
  * resolved records after quarantine) through the part-1 line to split canonical records. Measured, each in
  * its own plain-node child process running built code (`npm run build` first), pinned to one core with
  * taskset when available: `collect` (think-free shards), `export --think-source mock` (build every
- * trajectory through the env, write, validate the staged release in full, publish) and `validate` (read
- * back, every row checked and every tool call re-executed, hashes). Rows/s, CPU seconds and peak RSS per
- * case; the bar (validate ≥ 20,000 rows/s on one core) is checked in this run.
+ * trajectory through the env, write, validate the staged release in full, publish), `validate` (read
+ * back, every row checked and every tool call re-executed, hashes) and `stats` (every row rendered with
+ * the official template and its tokens counted). Rows/s, CPU seconds and peak RSS per case; the bars
+ * (validate ≥ 20,000 rows/s on one core; stats within 2× the export's CPU time, the ratio taken run by
+ * run, export then stats on the same release) are checked in this run. `BENCH_ROWS=52500` is the
+ * 50k-row case of issue 24.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -42,7 +45,7 @@ interface Measured {
   seconds: number
   cpu_seconds: number
   peak_rss_mb: number
-  splits: Record<string, { rows: number }>
+  splits: Record<string, { rows?: number; all?: { rows: number } }>
   valid: boolean | null
 }
 
@@ -87,7 +90,12 @@ const canonical = join(line, 'run', 'canonical', 'steel_demo', 'all.json')
 rmSync(join(line, 'run', 'releases'), { recursive: true, force: true })
 
 const loadBefore = loadavg()[0] as number
-const cases: Record<'collect' | 'export' | 'validate', Measured[]> = { collect: [], export: [], validate: [] }
+const cases: Record<'collect' | 'export' | 'validate' | 'stats', Measured[]> = {
+  collect: [],
+  export: [],
+  validate: [],
+  stats: [],
+}
 for (let run = 0; run < runs; run++) {
   const work = join(root, `run-${run}`)
   mkdirSync(work)
@@ -111,13 +119,15 @@ for (let run = 0; run < runs; run++) {
   cases.validate.push(
     inChild('release/trajectories/run-trajectory-validate.js', 'runTrajectoryValidate', { ...task, datasetDir: release }),
   )
+  cases.stats.push(inChild('release/trajectories/run-trajectory-stats.js', 'runTrajectoryStats', { datasetDir: release }))
   rmSync(work, { recursive: true, force: true })
   process.stderr.write(
-    `run ${run + 1}: collect ${cases.collect.at(-1)?.seconds.toFixed(2)} s, export ${cases.export.at(-1)?.seconds.toFixed(2)} s, validate ${cases.validate.at(-1)?.seconds.toFixed(2)} s\n`,
+    `run ${run + 1}: collect ${cases.collect.at(-1)?.seconds.toFixed(2)} s, export ${cases.export.at(-1)?.seconds.toFixed(2)} s, validate ${cases.validate.at(-1)?.seconds.toFixed(2)} s, stats ${cases.stats.at(-1)?.seconds.toFixed(2)} s\n`,
   )
 }
 
-const rowsOf = (measured: Measured) => Object.values(measured.splits).reduce((sum, split) => sum + split.rows, 0)
+const rowsOf = (measured: Measured) =>
+  Object.values(measured.splits).reduce((sum, split) => sum + (split.rows ?? split.all?.rows ?? 0), 0)
 function summary(measured: Measured[]) {
   const seconds = median(measured.map((entry) => entry.seconds))
   const rows = rowsOf(measured[0] as Measured)
@@ -134,6 +144,10 @@ function summary(measured: Measured[]) {
   }
 }
 const validate = summary(cases.validate)
+// Stats against the export of the same run: a ratio per run, so a machine that drifts moves both.
+const statsRatio = (key: 'cpu_seconds' | 'seconds') =>
+  round(median(cases.stats.map((entry, run) => entry[key] / (cases.export[run] as Measured)[key])))
+const statsVsExport = { cpu_ratio_median: statsRatio('cpu_seconds'), wall_ratio_median: statsRatio('seconds') }
 const report = {
   bench: 'release-trajectories',
   created_at: new Date().toISOString(),
@@ -149,7 +163,10 @@ const report = {
   collect: summary(cases.collect),
   export_mock_thoughts: { ...summary(cases.export), note: 'includes the full validation of the staged release' },
   validate,
+  stats: summary(cases.stats),
+  stats_vs_export: statsVsExport,
   bar: { validate_rows_per_s_at_least: 20_000, met: validate.rows_per_s >= 20_000 && validate.valid === true },
+  stats_bar: { stats_cpu_at_most_times_export: 2, met: statsVsExport.cpu_ratio_median <= 2 },
 }
 rmSync(root, { recursive: true, force: true })
 mkdirSync('bench/results', { recursive: true })

@@ -195,6 +195,14 @@ export class CanonicalBuilder {
     const canonical: Record<string, unknown> = this.options.adopt
       ? (record as Record<string, unknown>)
       : Object.assign({}, record)
+    // The written labels decided the resolution: a label resolved as written keeps its code (noted as
+    // kept); otherwise the notes say what was stripped, as before (the written text was only for trying).
+    if (resolution.written) {
+      canonical.classification = resolution.written
+      canonical.label_notes = record.label_notes?.map(({ field, code }) => ({ field, code, action: 'kept' }))
+    } else if (record.label_notes?.some((note) => note.written !== undefined)) {
+      canonical.label_notes = record.label_notes.map(({ written: _, ...note }) => note)
+    }
     canonical.schema_version = 2
     canonical.resolution_status = resolution.status
     if (resolution.status === 'resolved') canonical.target = resolution.target

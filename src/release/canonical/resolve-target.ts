@@ -3,17 +3,17 @@
  * saying why it has none. Never auto-fixes a label and never matches semantically; the leaf registry is the
  * final constraint on which ids count as resolved.
  */
-
-import { removeWhitespace } from '../../core/python/python-text.js'
+import { collapseStrip, removeWhitespace } from '../../core/python/python-text.js'
 import type { LeafCategory, LeafRegistry } from '../../envs/grading/assets/leaf-registry.js'
 import type { CanonicalTarget, ResolutionStatus } from '../contracts/canonical-record.js'
 import type { DatasetConfig } from '../contracts/dataset-config.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
 
 /**
- * How a resolved label was matched, tried in this order: the label as preprocessing left it (as written;
- * or with a trailing code stripped), then by its leaf alone when one registry leaf has that name, then
- * with whitespace ignored (`护理 记录` = `护理记录`) when that names one leaf.
+ * How a resolved label was matched, tried in this order: the label as written in the spreadsheet (a
+ * trailing code included, which preprocessing records in `label_notes`), then with its trailing code
+ * stripped, then by its leaf alone when one registry leaf has that name (the leaf as written first), then
+ * with whitespace next to CJK characters ignored (`护理 记录` = `护理记录`) when that names one leaf.
  */
 export const resolutionRules = ['as_written', 'code_stripped', 'leaf_only', 'whitespace_insensitive'] as const
 export type ResolutionRule = (typeof resolutionRules)[number]
@@ -26,6 +26,8 @@ export interface Resolution {
   target?: CanonicalTarget
   leaf: string
   categoryId: string
+  /** Resolved as written where preprocessing stripped a code: the labels that matched. */
+  written?: Record<string, string>
 }
 
 export interface TargetResolverOptions {
@@ -35,8 +37,25 @@ export interface TargetResolverOptions {
   codeByLeaf: ReadonlyMap<string, string>
 }
 
-/** A name compared without whitespace and with full-width forms folded (NFKC). */
-const bareName = (name: string) => removeWhitespace(name.normalize('NFKC'))
+const cjk = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303f'
+const spaceByCjk = new RegExp(`(?<=[${cjk}]) | (?=[${cjk}])`, 'gu')
+
+/**
+ * A name with full-width forms folded (NFKC) and whitespace next to a CJK character removed; other
+ * whitespace (between two Latin words) stays, as one space, since it separates words.
+ */
+export const bareName = (name: string) => collapseStrip(name.normalize('NFKC')).replace(spaceByCjk, '')
+
+/** The labels as written where preprocessing stripped a trailing code; `undefined` when it stripped none. */
+function writtenLabels(record: ProcessedRecord): Record<string, string> | undefined {
+  let written: Record<string, string> | undefined
+  for (const note of record.label_notes ?? []) {
+    if (note.action !== 'stripped' || note.written === undefined) continue
+    written ??= { ...(record.classification as Record<string, string>) }
+    written[note.field] = note.written
+  }
+  return written
+}
 
 export class TargetResolver {
   private readonly names = new Map<string, string>()
@@ -63,33 +82,44 @@ export class TargetResolver {
   }
 
   resolve(record: ProcessedRecord): Resolution {
-    const primary = this.resolveAsGiven(record)
+    const written = writtenLabels(record)
+    if (written) {
+      const asWritten = this.resolveLabels(record, written)
+      if (asWritten.status === 'resolved') return { ...asWritten, rule: 'as_written', written }
+    }
+    const primary = this.resolveLabels(record, record.classification as Record<string, string>)
     if (primary.status === 'resolved') {
       const stripped = record.label_notes?.some((note) => note.action === 'stripped') ?? false
       return { ...primary, rule: stripped ? 'code_stripped' : 'as_written' }
     }
     if (primary.status !== 'missing_leaf' && primary.status !== 'path_mismatch') return primary
-    // The fallbacks need one registry leaf, found by its name alone, then with whitespace ignored.
-    for (const [rule, candidates] of [
-      ['leaf_only', this.byName.get(primary.leaf)],
-      ['whitespace_insensitive', this.byBareName.get(bareName(primary.leaf))],
+    if (this.options.config.id_strategy === 'code') return primary
+    // The fallbacks need one registry leaf, found by its name alone, then with whitespace ignored; the
+    // leaf as written is tried before the leaf with its code stripped.
+    const writtenLeaf = written?.[this.options.config.leaf_level]?.trim()
+    const leaves = writtenLeaf && writtenLeaf !== primary.leaf ? [writtenLeaf, primary.leaf] : [primary.leaf]
+    for (const [rule, index, key] of [
+      ['leaf_only', this.byName, (leaf: string) => leaf],
+      ['whitespace_insensitive', this.byBareName, bareName],
     ] as const) {
-      if (candidates?.length !== 1 || this.options.config.id_strategy === 'code') continue
-      const category = candidates[0] as LeafCategory
-      const target: CanonicalTarget = {
-        leaf_level: this.options.config.leaf_level,
-        leaf_name: category.name,
-        category_id: category.category_id,
-        category_path: [...(category.path ?? []), category.name],
+      for (const leaf of leaves) {
+        const candidates = index.get(key(leaf))
+        if (candidates?.length !== 1) continue
+        const category = candidates[0] as LeafCategory
+        const target: CanonicalTarget = {
+          leaf_level: this.options.config.leaf_level,
+          leaf_name: category.name,
+          category_id: category.category_id,
+          category_path: [...(category.path ?? []), category.name],
+        }
+        return { status: 'resolved', rule, reason: '', target, leaf: category.name, categoryId: category.category_id }
       }
-      return { status: 'resolved', rule, reason: '', target, leaf: category.name, categoryId: category.category_id }
     }
     return primary
   }
 
-  private resolveAsGiven(record: ProcessedRecord): Resolution {
+  private resolveLabels(record: ProcessedRecord, classification: Record<string, string>): Resolution {
     const { config } = this.options
-    const classification = record.classification as Record<string, string>
     const levels = config.path_fields.map((field) => (classification[field] ?? '').trim())
     const leaf = levels[this.leafIndex] ?? ''
     if (record.label_status === 'unlabeled')

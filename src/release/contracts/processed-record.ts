@@ -33,6 +33,8 @@ export const labelNoteSchema = z.strictObject({
   field: z.string(),
   code: z.string(),
   action: z.enum(['kept', 'stripped']),
+  /** A stripped label as written, code included: the canonical build tries it first. */
+  written: z.string().optional(),
 })
 
 export const processedRecordSchema = z.looseObject({

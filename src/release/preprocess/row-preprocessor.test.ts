@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { buildNativeUserPrompt } from '../../envs/grading/native-prompt.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import { parseColumnMapping } from '../contracts/column-mapping.js'
+import { fieldMetadataSchema } from '../contracts/processed-record.js'
 import { RowPreprocessor } from './row-preprocessor.js'
 
 const mapping = parseColumnMapping(
@@ -51,7 +53,7 @@ describe('RowPreprocessor', () => {
       },
       classification: { level_1: '生产数据域', level_2: '', level_3: '', level_4: '生产实绩' },
       data_level: 'L2',
-      label_notes: [{ field: 'level_4', code: 'B4-1', action: 'stripped' }],
+      label_notes: [{ field: 'level_4', code: 'B4-1', action: 'stripped', written: '生产实绩（B4-1）' }],
       provenance: { source_file: 'data.xlsx', source_sha256: 'a'.repeat(64), sheet: 'S', row: 2 },
     })
     expect(records[1]).toMatchObject({ label_status: 'unlabeled', data_level: '' })
@@ -70,7 +72,7 @@ describe('RowPreprocessor', () => {
     processor.add(2, ['m', 't', 'f', '', '', '生产实绩（B4-1）', '2', ''])
     const { records } = processor.finish()
     expect(records[0]?.classification.level_4).toBe('生产实绩')
-    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'stripped' }])
+    expect(records[0]?.label_notes).toEqual([{ field: 'level_4', code: 'B4-1', action: 'stripped', written: '生产实绩（B4-1）' }])
   })
 
   it('keeps trailing codes when asked to, and can skip rows without a field name', () => {
@@ -99,5 +101,30 @@ describe('RowPreprocessor', () => {
     ])
     expect(issues({ 表: 'table_name' })).toEqual(['missing_field_name m.json'])
     expect(issues([])).toEqual(['invalid_type m.json'])
+    // Free metadata fields: lower-case names, never a standard field under another name, never twice.
+    expect(
+      issues({ 名: 'field_name', 甲: 'metadata.Owner', 乙: 'metadata.field_name', 丙: 'metadata.owner', 丁: 'metadata.owner' }),
+    ).toEqual(['unknown_field m.json:甲', 'reserved_field m.json:乙', 'duplicate_target m.json:丁'])
+  })
+
+  it('free metadata columns go into the record, in the mapping order; shown only where the task names them', () => {
+    const free = parseColumnMapping(
+      { 表: 'table_name', 字段: 'field_name', 备注: 'metadata.remarks', 负责人: 'metadata.owner', 样例值: 'sample_values' },
+      'm.json',
+    )
+    const processor = new RowPreprocessor({ source, mapping: free }, ['负责人', '表', '字段', '样例值', '备注'])
+    processor.add(2, [' 张三 ', 'coil', 'coil_no', 'C001', '主键'])
+    const [record] = processor.finish().records
+    expect(record?.metadata).toMatchObject({ sample_values: 'C001', remarks: '主键', owner: '张三' })
+    expect(Object.keys(record?.metadata ?? {}).slice(-3)).toEqual(['sample_values', 'remarks', 'owner'])
+    const metadata = record?.metadata ?? {}
+    expect(buildNativeUserPrompt(metadata, ['field_name', 'owner'])).toBe(
+      'Classify this field metadata:\n{"field_name":"coil_no","owner":"张三"}',
+    )
+    expect(buildNativeUserPrompt(metadata, ['field_name'])).not.toContain('张三')
+    // A mapping without free columns gives the records it gave before: no extra key.
+    const plain = new RowPreprocessor({ source, mapping }, header)
+    plain.add(2, ['m', 't', 'f', '', '', '', '2', ''])
+    expect(Object.keys(plain.finish().records[0]?.metadata ?? {})).toEqual(Object.keys(fieldMetadataSchema.shape))
   })
 })

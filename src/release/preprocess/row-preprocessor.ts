@@ -5,7 +5,7 @@
  */
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
-import type { ColumnMapping, StandardField } from '../contracts/column-mapping.js'
+import { type ColumnMapping, freeMetadataName, type MappedField } from '../contracts/column-mapping.js'
 import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
 import { columnName } from '../xlsx/write-xlsx.js'
 import {
@@ -82,8 +82,10 @@ const maxIssues = 10_000
 export class RowPreprocessor {
   readonly issues: InputIssue[] = []
   private issueCount = 0
-  private readonly columns = new Map<StandardField, number>()
-  private readonly headers = new Map<StandardField, string>()
+  private readonly columns = new Map<MappedField, number>()
+  private readonly headers = new Map<MappedField, string>()
+  /** The mapped free metadata columns, in the mapping's order: [metadata key, field]. */
+  private readonly freeFields: [string, MappedField][] = []
   private readonly records: ProcessedRecord[] = []
   private recordCount = 0
   /** Record id → its position in the `first…` lists: the row where it was first seen, and its labels. */
@@ -173,6 +175,11 @@ export class RowPreprocessor {
     }
     for (const text of positions.keys())
       if (!mapping.has(text) && !this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
+    this.freeFields.length = 0
+    for (const field of this.columns.keys()) {
+      const name = freeMetadataName(field)
+      if (name !== undefined) this.freeFields.push([name, field])
+    }
   }
 
   private where(row: number, column?: string): string {
@@ -195,7 +202,7 @@ export class RowPreprocessor {
     return this.issueCount
   }
 
-  private cell(cells: readonly string[], field: StandardField, rowNumber: number): string {
+  private cell(cells: readonly string[], field: MappedField, rowNumber: number): string {
     const index = this.columns.get(field)
     if (index === undefined) return ''
     const raw = cells[index] ?? ''
@@ -217,7 +224,7 @@ export class RowPreprocessor {
       return
     }
     const issuesBefore = this.issueCount
-    const value = (field: StandardField) => this.cell(cells, field, rowNumber)
+    const value = (field: MappedField) => this.cell(cells, field, rowNumber)
     const fieldName = value('field_name')
     if ((!fieldName || subtotal.test(fieldName)) && cells.some((cell) => subtotal.test(cell.trim()))) {
       this.report.subtotal_rows++
@@ -259,9 +266,10 @@ export class RowPreprocessor {
       let label = value(field)
       const code = detectTrailingCode(label)
       if (code) {
-        const strip = this.options.stripTrailingCodes !== false
-        if (strip) label = stripTrailingCode(label)
-        notes.push({ field, code, action: strip ? 'stripped' : 'kept' })
+        if (this.options.stripTrailingCodes !== false) {
+          notes.push({ field, code, action: 'stripped', written: label })
+          label = stripTrailingCode(label)
+        } else notes.push({ field, code, action: 'kept' })
       }
       classification[field] = label
     }
@@ -278,6 +286,7 @@ export class RowPreprocessor {
       // Only when mapped, so records of mappings without it keep their bytes.
       ...(this.columns.has('sample_values') ? { sample_values: value('sample_values') } : {}),
     }
+    for (const [name, field] of this.freeFields) (metadata as Record<string, string>)[name] = value(field)
     // The id is a hash of the cleaned database, table and field names (which cleaning leaves unchanged),
     // so equal ids are equal identities: it keys the duplicate check without a second identity string.
     const { source } = this.options

@@ -3,8 +3,8 @@
  * conversations are as the model sees them. Every row is rendered with the official `qwen3.5` template
  * (its tools and thinking flag included); per split and per class the report gives characters and Qwen3
  * tokens (rows, max, p95, mean), the rows over `--max-length` tokens and their share, and a few rendered
- * snapshots (the first row of each class in each split, up to `--snapshot-rows`). The system turn is
- * rendered once (`stats/system-prefix-renderer.ts`) and token counts are cached by piece
+ * snapshots (the first row of each class in each split, up to `--snapshot-rows`). The template runs once
+ * per conversation shape (`stats/shape-renderer.ts`) and token counts are cached by piece
  * (`stats/segment-token-counter.ts`): the report is the same as rendering and counting every row whole.
  */
 
@@ -21,7 +21,7 @@ import { readTrajectoryRows } from './read-trajectory-rows.js'
 import { readExportReport } from './report-consistency.js'
 import { type LengthSummary, summarizeLengths } from './stats/length-summary.js'
 import { SegmentTokenCounter } from './stats/segment-token-counter.js'
-import { SystemPrefixRenderer } from './stats/system-prefix-renderer.js'
+import { ShapeRenderer } from './stats/shape-renderer.js'
 import { type TrajectoryClass, trajectoryClasses } from './trajectory-class.js'
 import { trajectoryStatsFormat } from './trajectory-format.js'
 import type { TrajectoryRow } from './trajectory-row.js'
@@ -83,8 +83,8 @@ export async function runTrajectoryStats(options: {
   const format = chatFormat('qwen3.5')
   const tools = trajectoryTools(gradingV1Spec)
   const tokens = new SegmentTokenCounter(await qwen3TokenCounter())
-  // Rows whose tools are the env's get that very object from the reader: their system turn renders once.
-  const renderer = new SystemPrefixRenderer(format, tools)
+  // Rows whose tools are the env's get that very object from the reader: they render once per shape.
+  const renderer = new ShapeRenderer(format, tools)
   const snapshotLimit = options.snapshotRows ?? 4
   const report: TrajectoryStatsReport = {
     format: trajectoryStatsFormat,
