@@ -171,6 +171,46 @@ def parse_tool_call(text: str, tool_names: Sequence[str]):
     return call
 
 
+def name_slots(tokenizer, labels: Sequence[int]) -> List[int]:
+    """Indices of the scored tokens that start a tool's name: the token after ``{"name": "``.
+
+    In Qwen3's tokenization the same `` "`` token opens the name and, one field later, ``arguments``
+    (``{" name ": " hold _release ", " arguments ":``), so only what precedes it tells the two apart.
+    """
+    opening = tokenizer.encode('{"name": "', add_special_tokens=False)
+    return [
+        index + len(opening)
+        for index in range(len(labels) - len(opening))
+        if labels[index] != -100 and list(labels[index : index + len(opening)]) == opening
+    ]
+
+
+def name_slot_report(model, tokenizer, examples, tool_names: Sequence[str]) -> Dict[str, Any]:
+    """Teacher-forced, at each example's first tool-name slot: the mean probability of the right name's
+    first token and of ``arguments``, and the share whose most likely token starts a known tool. A model
+    that writes ``<tool_call>`` but puts ``arguments`` where the name goes shows it here (decision 0054).
+    Logits only at the slot: a full-vocabulary tensor for every position would not fit in memory."""
+    import torch
+
+    starts = {tokenizer.encode(name, add_special_tokens=False)[0] for name in tool_names}
+    arguments = tokenizer.encode("arguments", add_special_tokens=False)[0]
+    right = other = named = count = 0.0
+    with torch.no_grad():
+        for ids, labels in examples:
+            slots = name_slots(tokenizer, labels)
+            if not slots:
+                continue
+            slot = slots[0]
+            hidden = model.model(input_ids=torch.tensor([ids[:slot]], device=model.device)).last_hidden_state[0, -1]
+            probabilities = model.lm_head(hidden).float().softmax(-1)
+            right += float(probabilities[labels[slot]])
+            other += float(probabilities[arguments])
+            named += int(int(probabilities.argmax()) in starts)
+            count += 1
+    share = lambda total: round(total / count, 3) if count else None  # noqa: E731
+    return {"slots": int(count), "p_name": share(right), "p_arguments": share(other), "argmax_is_a_tool": share(named)}
+
+
 def tool_call_rate(model, tokenizer, tools, trajectories, samples: int, seed: int, temperature: float = 1.0, max_new_tokens: int = 64):
     """Sampled first completions for held-out prompts (at the temperature GRPO will sample with): share of valid calls."""
     import torch
@@ -240,6 +280,9 @@ def main(argv=None) -> int:
     print("warmup: %d conversations, %d scored tokens, %d tools" % (len(examples), scored, len(tools)), flush=True)
     history = train(model, tokenizer, examples, args.steps, args.batch_size, args.learning_rate, args.seed)
     rate, calls = tool_call_rate(model, tokenizer, tools, held_out, len(held_out), args.seed, args.temperature)
+    held_examples = [build_example(tokenizer, template, tools, line["messages"], 1, args.max_length) for line in held_out]
+    slot = name_slot_report(model, tokenizer, [example for example in held_examples if example], [tool.__name__ for tool in tools])
+    print("warmup: held-out tool-name slot %s" % json.dumps(slot, sort_keys=True), flush=True)
     model.save_pretrained(args.out)
     tokenizer.save_pretrained(args.out)
     used = sorted({call["name"] for call in calls})
