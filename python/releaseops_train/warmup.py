@@ -10,7 +10,8 @@ has 151k entries, a full logits tensor for 3k-token sequences would not fit in m
     python -m releaseops_train.warmup --model outputs/models/tiny --trajectories warmup.jsonl --out outputs/models/tiny-warm
 
 Afterwards it samples completions for held-out prompts and reports the share that are well-formed
-tool calls of known tools; below ``--min-tool-call-rate`` it exits with code 3.
+tool calls of known tools; below ``--min-tool-call-rate`` it exits with code 3. It also prints, teacher-forced,
+what the model puts where a held-out call's tool name starts (``name_slot_report``).
 """
 
 import argparse
