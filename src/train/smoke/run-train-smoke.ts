@@ -47,7 +47,8 @@ import { runStopCheck } from './stop-check.js'
 /**
  * The env the smoke trains on. Not yet the default env (releaseops-v3): there the 200-step warm-up reaches
  * a held-out tool-call rate of 0.25–0.38 (bar 0.5); the tiny model writes the `<tool_call>` tag every
- * time but drops the tool's name in most calls (decision 0050). `--env releaseops-v3` runs it there.
+ * time but drops the tool's name in most calls (decision 0050): the token before the name also opens
+ * `arguments`, and the model writes that (decision 0054). `--env releaseops-v3` runs it there.
  */
 export const smokeEnvId = 'releaseops-v2'
 
