@@ -60,7 +60,7 @@ describe('the reference checkers, on planted samples', () => {
   it('flag outside documents by name and by path, and let our own shared folder through', () => {
     const text = [
       'See DESIGN.md §1 and `releaseops-original.md` §12.',
-      'As protocols.md §A.2 documents (docs/wire-protocols.md is ours).',
+      'As protocols.md §A.2 documents (docs/wire-reference.md is ours).',
       'From ../shared/seeds/x.txt and /work/shared/specs/y.md.',
       "import { tools } from '../shared/tools.js'",
     ].join('\n')

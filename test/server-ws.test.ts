@@ -1,5 +1,5 @@
 /**
- * OpenEnv's `/ws` protocol (docs/wire-protocols.md §2): message and reply shapes, metadata kept, request ids,
+ * OpenEnv's `/ws` protocol (docs/wire-reference.md §2): message and reply shapes, metadata kept, request ids,
  * the seven error codes and which of them keep the connection open, MCP inside `/ws`, capacity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -29,7 +29,7 @@ const outsideNames: readonly { pattern: RegExp; reason: string }[] = [
     pattern: /(?<![\w-])releaseops-original(?:\.md)?\b/g,
     reason: 'a research note outside the repository (see docs/original-arena.md)',
   },
-  { pattern: /(?<![\w-])protocols\.md\b/g, reason: 'a research note outside the repository (see docs/wire-protocols.md)' },
+  { pattern: /\bprotocols\.md\b/g, reason: 'a research note outside the repository (see docs/wire-reference.md)' },
   { pattern: /(?<![\w-])grading-original(?:\.md)?\b/g, reason: 'a research note outside the repository' },
   { pattern: /(?<![\w-])grading-release\.md\b/g, reason: 'a research note outside the repository' },
   { pattern: /(?<![\w-])releaseops-arena\.md\b/g, reason: 'a research note outside the repository' },

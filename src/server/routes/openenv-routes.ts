@@ -1,5 +1,5 @@
 /**
- * @module server/routes: OpenEnv's HTTP routes for one env, as OpenEnv's server serves them (docs/wire-protocols.md §1):
+ * @module server/routes: OpenEnv's HTTP routes for one env, as OpenEnv's server serves them (docs/wire-reference.md §1):
  * stateless `POST /reset`, `POST /step`, `GET /state` (a fresh env per request, closed after), plus
  * `GET /schema`, `GET /metadata`, `GET /health` and the `WS /ws` session endpoint.
  */
