@@ -8,8 +8,8 @@
 # refuses a MAX_COMPLETION_LENGTH that would cut episodes) → pre-eval: ROWS eval_seen rows × SAMPLES
 # samples at SEED, each episode played up to MAX_TURNS calls and scored by the env → GRPO for STEPS steps
 # (train_grpo.py, vLLM colocate) → post-eval of the same rows, samples and seed → the paired verdict:
-# PASS only when the 95% interval of the reward gain is above 0 and not all from one tool, else
-# INCONCLUSIVE. Exit 0 with either verdict; non-zero when a stage fails.
+# PASS only when the 95% interval of the reward gain is above 0, not all from one tool and not from calling
+# less, else INCONCLUSIVE. Exit 0 with either verdict; non-zero when a stage fails.
 #
 # Settings (environment): ENV_ID (releaseops-v3), ROWS (32), SAMPLES (4), SEED (1234), STEPS (20),
 # MAX_TURNS (4), MAX_NEW_TOKENS (256), BATCH_SIZE (64 episodes generated together), LEARNING_RATE (1e-5), NUM_GENERATIONS (8), MAX_TOOL_ROUNDS (4),

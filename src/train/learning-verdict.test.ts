@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { learningVerdict, type ProbeSample } from './learning-verdict.js'
+import { callOutcomes, learningVerdict, type ProbeSample } from './learning-verdict.js'
 
 /** 16 rows × 4 samples; `pick(row, k)` says what sample k of a row did. */
 function probe(pick: (row: number, k: number) => Partial<ProbeSample>): ProbeSample[] {
@@ -53,5 +53,35 @@ describe('learningVerdict', () => {
     expect(verdict.metrics.reward.passed).toBe(false)
     expect(learningVerdict(before, after)).toEqual(verdict)
     expect(verdict).toMatchObject({ rows: 16, pairs: 64, resamples: 2000 })
+  })
+
+  it('a gain made by calling less is not learning: stopping instead of a rejected call raises the reward, and fails', () => {
+    const calling = (_row: number, k: number) => (k < 2 ? rejected(k === 0 ? 'approve_proposal' : 'inspect_ci_run') : held)
+    const before = probe(calling)
+    const after = probe((row, k) => (k < 2 && row % 8 !== 0 ? {} : calling(row, k))) // the rejected calls become no call
+    const verdict = learningVerdict(before, after)
+    const { reward } = verdict.metrics
+    expect(reward.gain).toBeCloseTo(0.109375, 6)
+    expect(reward.ci95?.low).toBeGreaterThan(0)
+    expect(reward.gain_without_top_tool).toBeGreaterThan(0) // two tools' rejections went: not one tool's
+    expect(verdict.no_call).toMatchObject({ before: 0, after: 0.4375, gain: 0.4375 })
+    expect(verdict.no_call.ci95?.low).toBeGreaterThan(0)
+    expect(verdict.calling_less).toBe(true)
+    expect(reward.passed).toBe(false)
+    expect(verdict.metrics.accepted_call_rate.passed).toBe(false)
+    // The same rejections turned into accepted holds: the same reward gain, and it passes.
+    const holding = learningVerdict(
+      before,
+      probe((row, k) => (k < 2 && row % 8 !== 0 ? held : calling(row, k))),
+    )
+    expect(holding.metrics.reward.gain).toBeCloseTo(0.109375, 6)
+    expect(holding.calling_less).toBe(false)
+    expect(holding.metrics.reward.passed).toBe(true)
+  })
+
+  it('callOutcomes says where a gain came from: first calls not written, rejected and accepted', () => {
+    const samples = probe((row, k) => (k === 0 ? rejected('approve_proposal') : k === 1 && row < 4 ? held : {}))
+    expect(callOutcomes(samples)).toEqual({ no_call: 44, rejected: 16, accepted: 4 })
+    expect(callOutcomes([])).toEqual({ no_call: 0, rejected: 0, accepted: 0 })
   })
 })

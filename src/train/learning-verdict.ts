@@ -7,6 +7,11 @@
  * first call), its share of the gain is the change in what that tool's samples earned over the
  * episode's no-call score (reward) or in its accepted calls; when the other tools' shares add up to
  * nothing, one call (say a planted `hold_release`) did all of it.
+ *
+ * Nor does a gain count when the model calls less: on v3 a completion with no call (or none that parses)
+ * keeps the reset's −0.6, above a call the env rejects (−0.85), so a model that stops calling raises
+ * the reward without learning anything about the tools. The share of samples without a call gets its
+ * own paired interval; when its lower bound is above 0, `calling_less` is set and no metric passes.
  */
 import { z } from 'zod'
 import { bootstrapDraws, pairedBootstrap } from '../eval/paired-bootstrap.js'
@@ -48,7 +53,7 @@ export interface MetricGain {
   /** The gain left when the tool with the largest part is taken out (> 0: more than one tool moved). */
   gain_without_top_tool: number
   top_tool: string | null
-  /** Lower bound above 0 and not one tool's alone. */
+  /** Lower bound above 0, not one tool's alone, and not made by calling less. */
   passed: boolean
 }
 
@@ -58,6 +63,10 @@ export interface LearningVerdict {
   resamples: number
   seed: number
   metrics: Record<LearningMetric, MetricGain>
+  /** The share of samples without a first call, before and after, and the paired interval of its change. */
+  no_call: { before: number; after: number; gain: number; ci95: { low: number; high: number } | null }
+  /** The no-call share rose beyond noise (interval above 0): the model learned to call less. */
+  calling_less: boolean
 }
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6
@@ -82,6 +91,7 @@ function pairByRow(before: readonly ProbeSample[], after: readonly ProbeSample[]
 }
 
 const value = (metric: LearningMetric, sample: ProbeSample) => (metric === 'reward' ? sample.reward : sample.accepted ? 1 : 0)
+const noCall = (sample: ProbeSample) => (sample.tool === null ? 1 : 0)
 /** What a sample's first tool earned: reward over the no-call score, or its accepted call. */
 const share = (metric: LearningMetric, sample: ProbeSample) =>
   metric === 'reward' ? sample.reward - sample.start_reward : sample.accepted ? 1 : 0
@@ -96,12 +106,18 @@ export function learningVerdict(
   const clusters = pairByRow(before, after)
   const pairs = clusters.flat()
   const draws = bootstrapDraws({ clusterCount: clusters.length, resamples, seed })
-  const gainOf = (metric: LearningMetric): MetricGain => {
-    const mean = (side: 0 | 1) => pairs.reduce((total, pair) => total + value(metric, pair[side]), 0) / Math.max(1, pairs.length)
-    const interval = pairedBootstrap(
-      clusters.map((cluster) => cluster.map(([a, b]) => value(metric, b) - value(metric, a))),
+  const meanOf = (of: (sample: ProbeSample) => number, side: 0 | 1) =>
+    pairs.reduce((total, pair) => total + of(pair[side]), 0) / Math.max(1, pairs.length)
+  const intervalOf = (of: (sample: ProbeSample) => number) =>
+    pairedBootstrap(
+      clusters.map((cluster) => cluster.map(([a, b]) => of(b) - of(a))),
       draws,
     )
+  const silence = intervalOf(noCall)
+  const callingLess = silence !== null && silence.low > 0
+  const gainOf = (metric: LearningMetric): MetricGain => {
+    const mean = (side: 0 | 1) => meanOf((sample) => value(metric, sample), side)
+    const interval = intervalOf((sample) => value(metric, sample))
     const byTool: Record<string, number> = {}
     for (const [a, b] of pairs) {
       byTool[a.tool ?? 'none'] = (byTool[a.tool ?? 'none'] ?? 0) - share(metric, a) / pairs.length
@@ -122,7 +138,7 @@ export function learningVerdict(
       by_tool: Object.fromEntries(Object.entries(byTool).map(([tool, part]) => [tool, round(part)])),
       gain_without_top_tool: round(without),
       top_tool: top?.[0] ?? null,
-      passed: interval !== null && interval.low > 0 && round(without) > 0,
+      passed: interval !== null && interval.low > 0 && round(without) > 0 && !callingLess,
     }
   }
   return {
@@ -131,11 +147,32 @@ export function learningVerdict(
     resamples,
     seed,
     metrics: { reward: gainOf('reward'), accepted_call_rate: gainOf('accepted_call_rate') },
+    no_call: {
+      before: round(meanOf(noCall, 0)),
+      after: round(meanOf(noCall, 1)),
+      gain: round(meanOf(noCall, 1) - meanOf(noCall, 0)),
+      ci95: silence && { low: round(silence.low), high: round(silence.high) },
+    },
+    calling_less: callingLess,
   }
+}
+
+/** How the samples' first calls ended: none written (or none that parsed), rejected by the env, accepted. */
+export function callOutcomes(samples: readonly ProbeSample[]): { no_call: number; rejected: number; accepted: number } {
+  const outcomes = { no_call: 0, rejected: 0, accepted: 0 }
+  for (const sample of samples) outcomes[sample.tool === null ? 'no_call' : sample.accepted ? 'accepted' : 'rejected']++
+  return outcomes
 }
 
 /** One line per metric: before → after, the interval, the top tool's part. */
 export function describeGain(gain: MetricGain): string {
   const interval = gain.ci95 ? `[${gain.ci95.low}, ${gain.ci95.high}]` : 'n/a'
   return `${gain.metric} ${gain.before} → ${gain.after} (gain ${gain.gain}, 95% ${interval}; without ${gain.top_tool ?? '-'}: ${gain.gain_without_top_tool})`
+}
+
+/** The no-call share's line: before → after, its interval, and whether the model learned to call less. */
+export function describeNoCall(verdict: LearningVerdict): string {
+  const { no_call: share } = verdict
+  const interval = share.ci95 ? `[${share.ci95.low}, ${share.ci95.high}]` : 'n/a'
+  return `no-call share ${share.before} → ${share.after} (95% ${interval}${verdict.calling_less ? ': calling less, not learning' : ''})`
 }

@@ -1,8 +1,8 @@
 /**
  * @module cli: `releaseops train verdict`: two probe reports of the same rows and seed (before and after
  * training, `python -m releaseops_train.probe`) → the paired verdict of `train/learning-verdict.ts`.
- * PASS when the chosen metric's 95% interval is above 0 and its gain is not one tool's alone, else
- * INCONCLUSIVE (exit 0 either way: the verdict is the answer, not a failure).
+ * PASS when the chosen metric's 95% interval is above 0, its gain is not one tool's alone and the model
+ * does not call less (its share of samples without a call did not rise beyond noise), else INCONCLUSIVE (exit 0 either way: the verdict is the answer, not a failure).
  */
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
@@ -10,6 +10,7 @@ import { Option } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import {
   describeGain,
+  describeNoCall,
   learningMetrics,
   learningVerdict,
   type ProbeStats,
@@ -49,6 +50,7 @@ export function registerTrainVerdictCommand(train: Command): void {
       if (options.json) process.stdout.write(`${JSON.stringify({ verdict: word, ...verdict }, null, 2)}\n`)
       else {
         for (const gain of Object.values(verdict.metrics)) process.stdout.write(`${describeGain(gain)}\n`)
+        process.stdout.write(`${describeNoCall(verdict)}\n`)
         process.stdout.write(
           `verdict: ${word} (${options.metric}; ${verdict.rows} rows, ${verdict.pairs} paired samples, ${verdict.resamples} resamples)\n`,
         )

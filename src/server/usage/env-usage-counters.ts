@@ -56,7 +56,8 @@ export class EnvUsageCounters {
     return counts
   }
 
-  startEpisode(envId: string, params: ResetParams | undefined): EpisodeUsage {
+  /** `startReward`: the reset's own cumulative reward (v3 starts an episode at its missed-deadline score). */
+  startEpisode(envId: string, params: ResetParams | undefined, startReward = 0): EpisodeUsage {
     this.counts(envId).resets++
     const family = params?.options?.family
     const episode: EpisodeUsage = {
@@ -67,7 +68,7 @@ export class EnvUsageCounters {
       steps: 0,
       tool_calls: 0,
       tool_errors: 0,
-      cumulative_reward: 0,
+      cumulative_reward: startReward,
       terminated: false,
       truncated: false,
     }
@@ -143,7 +144,7 @@ export class UsageCountingEnv<O extends Observation = Observation> extends EnvWr
 
   reset(params?: ResetParams): ResetResult<O> {
     const result = this.inner.reset(params)
-    this.episode = this.counters.startEpisode(this.envId, params)
+    this.episode = this.counters.startEpisode(this.envId, params, result.info.cumulative_reward)
     return result
   }
 

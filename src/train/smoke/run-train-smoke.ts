@@ -10,7 +10,7 @@
  *     (at least one call the env accepted)
  *   → the learning probe: warm vs trained model on held-out episodes, same sampling seed, each
  *     sample scored by the env; a paired interval over rows above 0 (reward or accepted calls), not
- *     one tool's gain
+ *     one tool's gain, and not a model that learned to call less
  *   → a second run stopped mid-way: status "stopped", nothing left of its process group
  * ```
  */
@@ -44,13 +44,15 @@ import {
 } from './smoke-steps.js'
 import { runStopCheck } from './stop-check.js'
 
+/** The env the smoke trains on: the default env. */
+export const smokeEnvId = 'releaseops-v3'
+
 /**
- * The env the smoke trains on. Not yet the default env (releaseops-v3): there the 200-step warm-up reaches
- * a held-out tool-call rate of 0.25–0.38 (bar 0.5); the tiny model writes the `<tool_call>` tag every
- * time but drops the tool's name in most calls (decision 0050): the token before the name also opens
- * `arguments`, and the model writes that (decision 0054). `--env releaseops-v3` runs it there.
+ * The tiny model and its warm-up. 64 wide, the model learns the call's format but writes `arguments`
+ * where the tool's name goes (the token before both is the same; decision 0054); 128 wide it writes
+ * the name (decision 0061).
  */
-export const smokeEnvId = 'releaseops-v2'
+export const warmupSettings = { hiddenSize: 128, layers: 2, learningRate: '5e-3', heldOut: 8, seed: 0 } as const
 
 export interface SmokeOptions {
   python?: string
@@ -60,6 +62,8 @@ export interface SmokeOptions {
   warmupSteps: number
   warmupRows: number
   learningRate: number
+  /** Sampling temperature of GRPO, the probe and the warm-up's emission check. */
+  temperature: number
   stopCheck: boolean
   report?: string
 }
@@ -84,7 +88,8 @@ async function prepareModel(
   )
   const random = join(options.outputsRoot, 'models', 'tiny-qwen3-random')
   const warm = join(options.outputsRoot, 'models', 'tiny-qwen3-warm')
-  const key = `${sha} steps=${options.warmupSteps} lr=5e-3 temperature=0.7 held-out=8 hidden=64 layers=2 seed=0`
+  const w = warmupSettings
+  const key = `${sha} steps=${options.warmupSteps} lr=${w.learningRate} temperature=${options.temperature} held-out=${w.heldOut} hidden=${w.hiddenSize} layers=${w.layers} seed=${w.seed}`
   const stamp = join(warm, 'releaseops-warmup.key')
   if (existsSync(join(warm, 'model.safetensors')) && (await stampMatches(stamp, key))) {
     log(`warmed model cached at ${warm} (same trajectories and settings)`)
@@ -93,7 +98,10 @@ async function prepareModel(
   await timed(timings, 'build tiny Qwen3', () =>
     runPython({
       python: options.python,
-      args: ['-m', 'releaseops_train.tiny_qwen3', '--tokenizer', qwen3TokenizerFolder(), '--out', random],
+      args: [
+        ...['-m', 'releaseops_train.tiny_qwen3', '--tokenizer', qwen3TokenizerFolder(), '--out', random],
+        ...['--hidden-size', String(w.hiddenSize), '--layers', String(w.layers), '--seed', String(w.seed)],
+      ],
       label: 'tiny_qwen3',
     }),
   )
@@ -114,11 +122,13 @@ async function prepareModel(
         '--max-turns',
         '1',
         '--learning-rate',
-        '5e-3',
+        w.learningRate,
         '--held-out',
-        '8',
+        String(w.heldOut),
         '--temperature',
-        '0.7',
+        String(options.temperature),
+        '--seed',
+        String(w.seed),
       ],
       label: 'warmup',
     }),
@@ -161,10 +171,11 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
       env_id: flags.env,
       model_path: 'models/tiny-qwen3-warm',
       max_steps: flags.steps,
+      // 4 prompts × 4 samples a step: with 2 prompts a step the learning probe's verdict turned on the seed.
       num_generations: 4,
-      per_device_train_batch_size: 8,
+      per_device_train_batch_size: 16,
       // max_completion_length: the preset's, measured (one tool round of the env's ladder + room).
-      temperature: 1.0,
+      temperature: flags.temperature,
       learning_rate: flags.learningRate,
       max_rows: 64,
       seed: 7,
@@ -247,6 +258,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
           work,
           before: join(outputsRoot, 'models', 'tiny-qwen3-warm'),
           after: join(outputsRoot, 'runs', runId, 'final'),
+          temperature: flags.temperature,
           startServer: flags.startServer,
         }),
       )
