@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { callOutcomes, learningVerdict, type ProbeSample } from './learning-verdict.js'
+import { learningVerdict, type ProbeSample } from './learning-verdict.js'
 
 /** 16 rows × 4 samples; `pick(row, k)` says what sample k of a row did. */
 function probe(pick: (row: number, k: number) => Partial<ProbeSample>): ProbeSample[] {
@@ -77,11 +77,5 @@ describe('learningVerdict', () => {
     expect(holding.metrics.reward.gain).toBeCloseTo(0.109375, 6)
     expect(holding.calling_less).toBe(false)
     expect(holding.metrics.reward.passed).toBe(true)
-  })
-
-  it('callOutcomes says where a gain came from: first calls not written, rejected and accepted', () => {
-    const samples = probe((row, k) => (k === 0 ? rejected('approve_proposal') : k === 1 && row < 4 ? held : {}))
-    expect(callOutcomes(samples)).toEqual({ no_call: 44, rejected: 16, accepted: 4 })
-    expect(callOutcomes([])).toEqual({ no_call: 0, rejected: 0, accepted: 0 })
   })
 })

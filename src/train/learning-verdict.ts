@@ -157,13 +157,6 @@ export function learningVerdict(
   }
 }
 
-/** How the samples' first calls ended: none written (or none that parsed), rejected by the env, accepted. */
-export function callOutcomes(samples: readonly ProbeSample[]): { no_call: number; rejected: number; accepted: number } {
-  const outcomes = { no_call: 0, rejected: 0, accepted: 0 }
-  for (const sample of samples) outcomes[sample.tool === null ? 'no_call' : sample.accepted ? 'accepted' : 'rejected']++
-  return outcomes
-}
-
 /** One line per metric: before → after, the interval, the top tool's part. */
 export function describeGain(gain: MetricGain): string {
   const interval = gain.ci95 ? `[${gain.ci95.low}, ${gain.ci95.high}]` : 'n/a'

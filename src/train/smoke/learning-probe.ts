@@ -11,7 +11,6 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { envRegistry } from '../../envs/index.js'
 import {
-  callOutcomes,
   describeGain,
   describeNoCall,
   type LearningVerdict,
@@ -33,8 +32,6 @@ export interface Learning {
   seed: number
   verdict: LearningVerdict
   probe: { before: Omit<ProbeStats, 'per_sample'>; after: Omit<ProbeStats, 'per_sample'> }
-  /** Where the gain came from: first calls not written, rejected and accepted, before and after. */
-  outcomes: { before: ReturnType<typeof callOutcomes>; after: ReturnType<typeof callOutcomes> }
 }
 
 export const probeSettings = { split: 'eval_seen', rows: 16, samplesPerRow: 4, seed: 1234, maxNewTokens: 48 } as const
@@ -106,16 +103,16 @@ export async function runLearningProbe(options: {
     seed: probeSettings.seed,
     verdict,
     probe: { before: brief(before), after: brief(after) },
-    outcomes: { before: callOutcomes(before.per_sample), after: callOutcomes(after.per_sample) },
   }
-  const moved = (key: keyof Learning['outcomes']['before']) =>
-    `${key} ${learning.outcomes.before[key]} → ${learning.outcomes.after[key]}`
+  // Where the gain came from: the probe's own counts of first calls not written, rejected and accepted.
+  const noCall = (stats: ProbeStats) => stats.samples - stats.completions_with_call
+  const moved = (name: string, count: (stats: ProbeStats) => number) => `${name} ${count(before)} → ${count(after)}`
   return {
     learning,
     check: {
       name: learningCheckName,
       ok: shown !== null,
-      detail: `${describeGain(reward)}; ${describeGain(accepted)}; ${describeNoCall(verdict)}; first calls ${moved('no_call')}, ${moved('rejected')}, ${moved('accepted')}; accepted by tool ${JSON.stringify(before.accepted_by_tool)} → ${JSON.stringify(after.accepted_by_tool)}`,
+      detail: `${describeGain(reward)}; ${describeGain(accepted)}; ${describeNoCall(verdict)}; first calls ${moved('no_call', noCall)}, ${moved('rejected', (stats) => stats.rejected_calls)}, ${moved('accepted', (stats) => stats.accepted_calls)}; accepted by tool ${JSON.stringify(before.accepted_by_tool)} → ${JSON.stringify(after.accepted_by_tool)}`,
     },
   }
 }
