@@ -195,6 +195,26 @@ def episode_problems(output, expected, indices):
     return problems, rows
 
 
+def start_ray(ray, runtime_env, workers, attempts=3):
+    """A local Ray. Ray 2.58 gives its raylet a fixed 30 s to register with the GCS, which two busy shared
+    cores sometimes miss ("The current node timed out during startup"): try again from scratch."""
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(num_cpus=workers + 4, include_dashboard=False, object_store_memory=256 * 1024 * 1024,
+                     runtime_env=runtime_env, log_to_driver=False, _temp_dir=os.environ.get("RAY_TMPDIR"))
+            return
+        except Exception as error:  # Ray raises a bare Exception here
+            ray.shutdown()
+            import psutil
+
+            # The failed attempt's GCS and raylet are this driver's only child processes.
+            for child in psutil.Process().children(recursive=True):
+                child.kill()
+            if attempt == attempts or "timed out during startup" not in str(error):
+                raise
+            print("ray.init: %s; starting again (%d/%d)" % (error, attempt + 1, attempts), file=sys.stderr)
+
+
 def run_manager(verl_root, run, config, indices, mock_url, env_http, workers):
     """VeRL's rollout of the picked rows on a local Ray; the server's counters before and after."""
     import ray
@@ -208,11 +228,8 @@ def run_manager(verl_root, run, config, indices, mock_url, env_http, workers):
         os.environ.update(json.load(handle)["environment"])
     # Ray's local workers inherit the driver's environment: VeRL, the run's package, the env URL.
     os.environ["PYTHONPATH"] = os.pathsep.join([verl_root, run])
-    # Ray's default 10 s for the raylet to register times out on two shared, busy cores.
-    os.environ.setdefault("RAY_raylet_start_wait_time_s", "300")
     runtime_env = OmegaConf.to_container(OmegaConf.create(get_ppo_ray_runtime_env(config)))
-    ray.init(num_cpus=workers + 4, include_dashboard=False, object_store_memory=256 * 1024 * 1024,
-             runtime_env=runtime_env, log_to_driver=False, _temp_dir=os.environ.get("RAY_TMPDIR"))
+    start_ray(ray, runtime_env, workers)
     try:
         class ScriptedServerManager(LLMServerManager):
             rollout_replica_class = make_replica_class(mock_url, config.actor_rollout_ref.model.path)
