@@ -2,7 +2,8 @@
  * `verl config --env releaseops-v3`: the Arena's VeRL run directory (prompt rows as `releaseops eval`
  * builds them, reset parameters, tools, agent-loop YAML, overrides), its preflight against a live env
  * server (capacity for one step's sessions), and the Python side's OpenEnv `/ws` session (standard
- * library WebSocket client) scoring an episode exactly as the in-process env does.
+ * library WebSocket client) scoring an episode exactly as the in-process env does, reporting its end
+ * (`terminal_outcome`, v1–v3) and closing with OpenEnv's close message (the server counts `client_closed`).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -117,45 +118,63 @@ describe('the Arena on VeRL', () => {
     ).rejects.toMatchObject({ code: 'invalid_env_url' })
   }, 300_000)
 
-  it("the Python side's /ws session plays a policy's episode to the in-process env's cumulative reward", async () => {
-    const dataset = envRegistry.get('releaseops-v3').dataset!
-    const episodes = dataset
-      .rows('eval')
-      .slice(0, 6)
-      .map((row) => {
-        const reset = dataset.toResetParams(row)
-        const result = runPolicyEpisode({
-          env: makeEnv('releaseops-v3'),
-          policy: policyRegistry.create('releaseops-v3', 'evidence-heuristic'),
-          reset,
-          recordSteps: true,
+  it("the Python side's /ws session scores as the in-process env, reports its end, and closes as OpenEnv's client does", async () => {
+    // Whole episodes of v1, v2 and v3 (their terminal_reason), and v3 ones cut before the ship: an
+    // unfinished episode keeps the missed-deadline −0.6 and is reported `unfinished`.
+    const episodes = (['releaseops-v1', 'releaseops-v2', 'releaseops-v3'] as const).flatMap((envId) => {
+      const dataset = envRegistry.get(envId).dataset!
+      const policies = envId === 'releaseops-v3' ? ['naive', 'evidence-heuristic'] : ['naive', 'phase-aware-rule']
+      return dataset
+        .rows('eval')
+        .slice(0, 4)
+        .flatMap((row, index) => {
+          const reset = dataset.toResetParams(row)
+          const result = runPolicyEpisode({
+            env: makeEnv(envId),
+            policy: policyRegistry.create(envId, policies[index % 2]!),
+            reset,
+            recordSteps: true,
+          })
+          const steps = (result.steps ?? []).map((step) => [step.call.name, step.call.arguments])
+          const whole = {
+            envId,
+            reset,
+            calls: steps,
+            reward: result.info.cumulative_reward,
+            outcome: result.terminated ? String(result.info.terminal_reason) : result.truncated ? 'truncated' : 'unfinished',
+          }
+          if (envId !== 'releaseops-v3') return [whole]
+          const played = steps.slice(0, steps.length - 1)
+          const env = makeEnv(envId)
+          let info = env.reset(reset).info
+          for (const [name, args] of played)
+            info = env.step({ name: name as string, arguments: args as Record<string, unknown> }).info
+          return [whole, { envId, reset, calls: played, reward: info.cumulative_reward, outcome: 'unfinished' }]
         })
-        // The last call (the ship) is dropped: an unfinished episode keeps the missed-deadline −0.6.
-        const steps = (result.steps ?? []).map((step) => [step.call.name, step.call.arguments])
-        const played = steps.slice(0, steps.length - 1)
-        const env = makeEnv('releaseops-v3')
-        let info = env.reset(reset).info
-        for (const [name, args] of played)
-          info = env.step({ name: name as string, arguments: args as Record<string, unknown> }).info
-        return { reset, calls: played, reward: info.cumulative_reward }
-      })
+    })
     const script = [
       'import asyncio, json, sys',
-      'from releaseops_verl.arena_session import ArenaSession, cumulative_reward',
+      'from releaseops_verl.arena_session import ArenaSession, cumulative_reward, terminal_outcome',
       'async def main():',
       '    out = []',
       '    for episode in json.load(sys.stdin)["episodes"]:',
-      '        async with ArenaSession(sys.argv[1]) as session:',
+      '        async with ArenaSession(sys.argv[1] + "/envs/" + episode["envId"] + "/ws") as session:',
       '            last = await session.reset(episode["reset"])',
       '            for name, arguments in episode["calls"]:',
       '                last = await session.step(name, arguments)',
-      '            out.append(cumulative_reward(last))',
+      '            out.append([cumulative_reward(last), terminal_outcome(last)])',
       '    print(json.dumps(out))',
       'asyncio.run(main())',
     ].join('\n')
+    const health = async () =>
+      (await (await fetch(`${server.url}/envs/releaseops-v3/health`)).json()) as {
+        active_sessions: number
+        sessions_closed: Record<string, number>
+      }
+    const before = await health()
     // Asynchronously: the server under test runs in this process.
     const result = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(testPython(), ['-c', script, wsUrl(server)], {
+      const child = spawn(testPython(), ['-c', script, server.url.replace('http', 'ws')], {
         env: { ...process.env, PYTHONPATH: join(repositoryRoot, 'python') },
       })
       let stdout = ''
@@ -170,7 +189,13 @@ describe('the Arena on VeRL', () => {
       child.stdin.end(JSON.stringify({ episodes }))
     })
     expect(result.stderr).toBe('')
-    expect(JSON.parse(result.stdout)).toEqual(episodes.map((episode) => episode.reward))
+    expect(JSON.parse(result.stdout)).toEqual(episodes.map((episode) => [episode.reward, episode.outcome]))
     expect(episodes.some((episode) => episode.reward < 0)).toBe(true)
+    expect(new Set(episodes.map((episode) => episode.outcome))).toEqual(new Set(['safe_ship', 'unsafe_ship', 'unfinished']))
+    // Every session ended by OpenEnv's close message: counted as the client's close, none lost.
+    const after = await health()
+    expect(after.active_sessions).toBe(0)
+    expect(after.sessions_closed.client_closed! - before.sessions_closed.client_closed!).toBe(episodes.length)
+    expect(after.sessions_closed.connection_lost! - before.sessions_closed.connection_lost!).toBe(0)
   }, 120_000)
 })

@@ -8,7 +8,10 @@ with, else the server runs another env version and the rollout is refused), ever
 ``step``, the tool message is the env's render, and the episode stops when the env says done. The score is
 the last reply's ``info.cumulative_reward``: an episode that ends without a ship decision (no call, turn or
 length limit) keeps the env's missed-deadline −0.6. A call whose arguments are not JSON gets VeRL's error
-text and no step.
+text and no step. ``env_outcome`` is how the episode ended (``terminal_outcome``). The env's last
+observation, after the ship decision, is dropped from the response: VeRL puts the score on the response's
+last token, and that must be the policy's (mask 1), or GAE and any reader of ``rm_scores × response_mask``
+loses it. The session is closed with OpenEnv's close message, so the server counts ``client_closed``.
 
 Registered as ``releaseops_arena``; ``releaseops verl config --env releaseops-v3`` writes the agent-loop
 YAML naming it (``env_url``, ``tool_schemas_path``). Importing this module without VeRL leaves only the pure
@@ -24,7 +27,7 @@ _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _PACKAGE_PARENT not in sys.path:
     sys.path.insert(0, _PACKAGE_PARENT)
 
-from releaseops_verl.arena_session import ArenaSession, cumulative_reward, text_of  # noqa: E402
+from releaseops_verl.arena_session import ArenaSession, cumulative_reward, terminal_outcome, text_of  # noqa: E402
 
 AGENT_LOOP_NAME = "releaseops_arena"
 ARENA_ENV_ID = "releaseops-v3"
@@ -51,6 +54,17 @@ def arena_row(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     if not prompt or prompt[-1].get("role") not in ("user", "system"):
         raise ValueError("raw_prompt must end with the user message holding the first observation")
     return {"reset": reset, "prompt": prompt, "row_id": extra.get("row_id"), "split": extra.get("split")}
+
+
+def end_on_model_token(response_ids: List[int], response_mask: List[int], response_logprobs: Any = None):
+    """The response cut after the policy's last token (mask 1): VeRL's ``_postprocess`` puts ``rm_scores``
+    on the response's last token, and env tokens after it (mask 0) carry nothing a policy learns from. A
+    response with no policy token is returned as it is."""
+    last = max((index for index, bit in enumerate(response_mask) if bit), default=-1)
+    if last < 0:
+        return response_ids, response_mask, response_logprobs
+    keep = last + 1
+    return response_ids[:keep], response_mask[:keep], None if response_logprobs is None else response_logprobs[:keep]
 
 
 def load_tool_schemas(path: str) -> List[Dict[str, Any]]:
@@ -112,13 +126,18 @@ if _ToolAgentLoop is not None and _register is not None:
                 output = await super().run(sampling_params, **kwargs)
                 last = session.last or first
             output.reward_score = cumulative_reward(last)
-            info = (last.get("metadata") or {}).get("info") or {}
+            ids, mask, logprobs = end_on_model_token(output.response_ids, output.response_mask, output.response_logprobs)
+            dropped = len(output.response_ids) - len(ids)
+            output.response_ids, output.response_mask, output.response_logprobs = ids, mask, logprobs
+            if output.routed_experts is not None:
+                output.routed_experts = output.routed_experts[: len(output.prompt_ids) + len(ids)]
             output.extra_fields.update(
                 {
                     "env_id": ARENA_ENV_ID,
                     "env_steps": self._steps,
                     "env_done": bool(last.get("done")),
-                    "env_outcome": str(info.get("outcome", "")),
+                    "env_outcome": terminal_outcome(last),
+                    "env_tokens_dropped": dropped,
                 }
             )
             return output

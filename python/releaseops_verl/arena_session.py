@@ -3,8 +3,10 @@
 A WebSocket connection *is* a session on the server: ``{"type": "reset", "data": {seed, options}}``, then
 ``{"type": "step", "data": {"tool": name, "arguments": {...}}}`` per call, each answered with
 ``{"type": "observation", "data": {observation, reward, done, metadata: {text, info, ...}}}``; an
-``{"type": "error"}`` reply raises. Closing the connection ends the session. So a rollout keeps its episode
-on one server process for its whole life, whatever balancer or ``--workers`` sits behind the URL.
+``{"type": "error"}`` reply raises. ``close()`` ends the session as OpenEnv's own client does: the
+``{"type": "close"}`` message, then the WebSocket closing handshake, so the server counts a client close
+rather than a lost connection. A rollout keeps its episode on one server process for its whole life,
+whatever balancer or ``--workers`` sits behind the URL.
 
     async with ArenaSession("ws://127.0.0.1:8000/envs/releaseops-v3/ws") as session:
         first = await session.reset({"seed": 7, "options": {...}})
@@ -18,6 +20,11 @@ import os
 import struct
 import urllib.parse
 from typing import Any, Dict, Optional
+
+# OpenEnv's `EnvClient.disconnect()` sends exactly this (`json.dumps({"type": "close"})`).
+CLOSE_MESSAGE = json.dumps({"type": "close"}).encode("utf-8")
+# How long close() waits for the server's closing frame; the server answers at once, a dead one never.
+CLOSE_WAIT_S = 5.0
 
 
 class ArenaServerError(RuntimeError):
@@ -135,12 +142,16 @@ class ArenaSession:
         return await self.request({"type": "step", "data": {"tool": tool, "arguments": arguments}})
 
     async def close(self) -> None:
+        """OpenEnv's ``{"type": "close"}`` (the server ends the session as ``client_closed``), then our
+        closing frame, then the server's, bounded by ``CLOSE_WAIT_S``; best effort on a broken connection."""
         if self.writer is None:
             return
         try:
+            self._send(0x1, CLOSE_MESSAGE)
             self._send(0x8, struct.pack("!H", 1000))
             await self.writer.drain()
-        except (ConnectionError, RuntimeError):
+            await asyncio.wait_for(self._closing_frame(), min(self.timeout, CLOSE_WAIT_S))
+        except (ConnectionError, OSError, RuntimeError, asyncio.TimeoutError, asyncio.IncompleteReadError, ArenaServerError):
             pass
         self.writer.close()
         try:
@@ -148,6 +159,13 @@ class ArenaSession:
         except (ConnectionError, OSError):
             pass
         self.writer = None
+
+    async def _closing_frame(self) -> None:
+        """Reads (and drops) frames until the server's closing frame."""
+        while True:
+            _, opcode, _ = await self._frame()
+            if opcode == 0x8:
+                return
 
 
 def text_of(payload: Dict[str, Any]) -> str:
@@ -158,3 +176,17 @@ def text_of(payload: Dict[str, Any]) -> str:
 def cumulative_reward(payload: Dict[str, Any]) -> float:
     """The episode's score so far; an unfinished Arena episode already includes the missed-deadline −0.6."""
     return float(((payload.get("metadata") or {}).get("info") or {})["cumulative_reward"])
+
+
+def terminal_outcome(payload: Dict[str, Any]) -> str:
+    """How the episode ended, from the last reply (releaseops-v1, -v2 and -v3 alike): the env's
+    ``info.terminal_reason`` (``safe_ship``, ``unsafe_ship``, ``missed_deadline``) once it terminated,
+    ``truncated`` when the env cut it short, ``unfinished`` when the rollout stopped first (no call, turn or
+    length limit). A terminated episode without a reason is another env behind the URL: refused."""
+    metadata = payload.get("metadata") or {}
+    if metadata.get("terminated"):
+        reason = (metadata.get("info") or {}).get("terminal_reason")
+        if not isinstance(reason, str) or not reason:
+            raise ArenaServerError("NO_TERMINAL_REASON", "a terminated episode without info.terminal_reason: %r" % reason)
+        return reason
+    return "truncated" if metadata.get("truncated") else "unfinished"

@@ -26,10 +26,51 @@
 # played by our ArenaAgentLoop on VeRL's ToolAgentLoop (VeRL's RLHFDataset, registry and loop arguments as
 # AgentLoopWorker builds them), each score equal to `releaseops eval --policy evidence-heuristic` on the row;
 # and every Hydra key of the Arena and grading RLOO runs checked against _generated_ppo_trainer.yaml.
+#
+# --- Real-manager mode ---
+#   bash scripts/acceptance/verl.sh --manager VERL_CHECKOUT VERL_PYTHON [EPISODES]   # default 16 episodes
+#
+# VeRL's own AgentLoopManager and AgentLoopWorkers (8 Ray actors on a local Ray), its LLMServerManager,
+# load balancer and LLMServerClient, Hydra-composed config, RLHFDataset batch and `_postprocess`, against
+# a live `releaseops serve --env releaseops-v3`: scripts/acceptance/verl_arena_manager.py. Only the vLLM
+# replica is replaced, by a Ray actor with vLLM's `generate` contract asking the scripted model (`releaseops
+# mock-llm --policy evidence-heuristic --format qwen3`). EPISODES val rows, taken in turn from each end
+# `releaseops eval` saw (safe ship, unsafe ship, missed deadline): every score equal to `releaseops eval`,
+# `env_outcome` equal to eval's terminal_reason, shapes and masks as VeRL pads them, the score on the last
+# policy token (VeRL's GAE return = score), and on the server as many sessions opened as closed, all
+# `client_closed`. Nothing is stubbed; the SFT part does not run in this mode.
+#
+# VERL_PYTHON is the interpreter of a venv holding VeRL 0.9.0's runtime dependencies (VeRL itself is read
+# from VERL_CHECKOUT, `git archive v0.9.0`, 483b8a0). Not all of them install from the local indexes; on
+# this kind of machine (Python 3.11, CPU torch 2.13, setuptools 84) the venv took, built with `nice`:
+#   - from the index: torch 2.13 (CPU), transformers 5.18, ray 2.58 (plain: `ray[default]` needs
+#     aiohttp-cors, absent), omegaconf 2.3 and torchdata 0.11 with --no-deps, pandas, pyarrow, pydantic,
+#     pyyaml, pillow, uvicorn, fastapi, opentelemetry-api, orjson, cloudpickle, cachetools, packaging,
+#     importlib_metadata, dill, accelerate, peft, datasets, and the build tools pybind11, setuptools_scm,
+#     poetry-core, flit-core, cmake, wheel;
+#   - built from their repositories (`pip install --no-build-isolation --no-deps .` at the tag):
+#     pyvers v0.1.0; antlr4-python3-runtime 4.9.3 (antlr/antlr4 tag 4.9.3, runtime/Python3; omegaconf
+#     and hydra pin 4.9.*); codetiming v1.4.0; hydra-core v1.3.2, whose setup.py imports `pkg_resources`,
+#     gone from setuptools 84 (the only one in the index): a one-function shim module on PYTHONPATH for the
+#     build (`parse_requirements` over packaging's `Requirement`), and java for its ANTLR parser generation;
+#     tensordict v0.10.0 (the highest VeRL 0.9.0 allows: `>=0.8.0,<=0.10.0,!=0.9.0`), a CMake/pybind11 C++
+#     extension: `CMAKE_PREFIX_PATH=$(python -c 'import pybind11; print(pybind11.get_cmake_dir())')`,
+#     `SETUPTOOLS_SCM_PRETEND_VERSION=0.10.0` (an archive has no git metadata). About 10 minutes of
+#     building on two busy cores, tensordict most of it.
+# transformers 5.18 is the only version here and lies outside VeRL 0.9.0's pin (>=5.5.3,!=5.6.0,<5.11).
+# On this path VeRL uses it for the tokenizer (`hf_tokenizer`, `AutoTokenizer`), the chat template
+# (`apply_chat_template` of the prompt and of each tool turn, VeRL's turn-separator probe) and `AutoConfig`
+# of the model path; nothing loads weights or runs a forward pass. So the mode proves the Arena's token
+# path (template, hermes parser, masks, scores) under 5.18, and says nothing about VeRL's FSDP actor or
+# vLLM on 5.18 (a training host installs a transformers inside the pin). The grading loop shares that
+# token path (ToolAgentLoop) but is not played here. Result: python/releaseops_verl/README.md.
 set -euo pipefail
-verl_root=$(cd "${1:?usage: verl.sh VERL_CHECKOUT [ROWS]}" && pwd)
-rows=${2:-160}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ "${1:-}" = --manager ]; then
+  exec bash "$root/scripts/acceptance/verl-manager.sh" "${@:2}"
+fi
+verl_root=$(cd "${1:?usage: verl.sh VERL_CHECKOUT [ROWS] | verl.sh --manager VERL_CHECKOUT VERL_PYTHON [EPISODES]}" && pwd)
+rows=${2:-160}
 python=${RELEASEOPS_TRAIN_PYTHON:-$root/.venv-rl/bin/python}
 deps=${VERL_DEPS:-/tmp/releaseops-verl-deps}
 work=$(mktemp -d /tmp/releaseops-verl-acceptance.XXXXXX)
@@ -78,23 +119,9 @@ model=$work/model-qwen3
   --output-dir "$work/rl" >/dev/null
 "${cli[@]}" release mixture build --family rl-cascade --input "steel_demo=$work/rl" "${files[@]}" --output-dir "$work/rl-cascade" >/dev/null
 "${cli[@]}" verl config --kind rloo --release "$work/rl-cascade" --model-path "$model" "${files[@]}" --output-dir "$work/run-grading-rloo" >/dev/null
-ports=$("$python" -c 'import socket
-for _ in range(2):
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' | tr '\n' ' ')
-read -r env_port mock_port <<<"$ports"
-"${cli[@]}" verl config --kind rloo --env releaseops-v3 --model-path "$model" --output-dir "$work/run-arena" \
-  --env-url "ws://127.0.0.1:$env_port/envs/releaseops-v3/ws" >/dev/null
-"${cli[@]}" eval --env releaseops-v3 --policy evidence-heuristic --dataset eval --no-ceiling --episodes-out "$work/arena-eval.jsonl" >/dev/null
-"${cli[@]}" serve --env releaseops-v3 --port "$env_port" >"$work/serve.log" 2>&1 &
-serve_pid=$!
-"${cli[@]}" mock-llm --env releaseops-v3 --policy evidence-heuristic --format qwen3 --dataset eval --port "$mock_port" >"$work/mock.log" 2>&1 &
-mock_pid=$!
-trap 'kill $serve_pid $mock_pid 2>/dev/null' EXIT
-for _ in $(seq 120); do
-  "$python" -c "import sys, urllib.request; [urllib.request.urlopen(u, timeout=2) for u in sys.argv[1:]]" \
-    "http://127.0.0.1:$env_port/health" "http://127.0.0.1:$mock_port/health" 2>/dev/null && break
-  sleep 1
-done
+# shellcheck source=scripts/acceptance/arena-services.sh
+source "$root/scripts/acceptance/arena-services.sh"
+start_arena_services
 line=$(PYTHONPATH=$deps "$python" "$root/scripts/acceptance/verl_arena_loop.py" "$verl_root" "$work/run-arena" \
   "http://127.0.0.1:$mock_port/v1" "$work/arena-eval.jsonl" "$episodes" "$work/run-grading-rloo" 2>"$work/arena.log" | tee "$work/arena.txt" | tail -1) || status=1
 echo "$line"
