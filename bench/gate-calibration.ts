@@ -5,7 +5,8 @@
  * reference through the Arena gate on each eval split. Prints one Markdown table per gate and writes
  * `bench/results/gate-calibration.json`.
  *
- *   node --import tsx bench/gate-calibration.ts [--rows 2000] [--arena-rows 0]   # arena-rows 0: every row
+ *   node --import tsx bench/gate-calibration.ts [--rows 2000] [--arena-rows 0] [--gates grading,arena]
+ *   (--arena-rows 0: every row of each split; the full run takes about an hour on two busy cores)
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,8 +17,13 @@ import { gradingGateModels, trainMajority } from '../test/gate-calibration-model
 import { gateFixture, policyEndpoint, runGate } from '../test/gate-fixture.js'
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '2000' }, 'arena-rows': { type: 'string', default: '0' } },
+  options: {
+    rows: { type: 'string', default: '2000' },
+    'arena-rows': { type: 'string', default: '0' },
+    gates: { type: 'string', default: 'grading,arena' },
+  },
 })
+const gates = new Set(values.gates.split(','))
 
 interface Row {
   gate: string
@@ -75,7 +81,7 @@ function table(rows: readonly Row[]): string {
 const results: Row[] = []
 const fixture = await gateFixture(Number(values.rows))
 const majority = await trainMajority(fixture)
-for (const model of gradingGateModels(fixture, majority)) {
+for (const model of gates.has('grading') ? gradingGateModels(fixture, majority) : []) {
   const server = await policyEndpoint({ fixture, create: model.create })
   try {
     const { report } = await runGate({ fixture, baseUrl: server.url, concurrency: 1 })
@@ -86,7 +92,7 @@ for (const model of gradingGateModels(fixture, majority)) {
   }
 }
 const arenaRows = Number(values['arena-rows'])
-for (const split of ['eval_seen', 'eval_unseen', 'eval']) {
+for (const split of gates.has('arena') ? ['eval_seen', 'eval_unseen', 'eval'] : []) {
   for (const model of arenaGateModels()) {
     const report = await runArenaGate({ split, model, ...(arenaRows > 0 ? { limit: arenaRows } : {}) })
     results.push(row('arena', split, model, report))
