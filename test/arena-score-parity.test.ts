@@ -7,7 +7,6 @@
  * against a live env server gives the same numbers: safe and unsafe ships, missed deadlines, and
  * unfinished episodes that keep the −0.6 charge.
  */
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,7 +18,7 @@ import { gateRollout } from '../src/eval/gate/gate-rollout.js'
 import { prepareModelEval, runModelEval } from '../src/eval/model-eval.js'
 import type { RunningServer } from '../src/server/start-server.js'
 import { arenaGateModels } from './gate-arena-models.js'
-import { testPython } from './support/python.js'
+import { runTestPython } from './support/python.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { repositoryRoot } from './support/run-cli.js'
 import { startTestServer } from './support/test-server.js'
@@ -111,33 +110,13 @@ afterAll(async () => {
   await server.close()
 })
 
-function python(script: string, input: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  // Asynchronously: the env server under test runs in this process.
-  return new Promise((resolveRun) => {
-    const child = spawn(testPython(), ['-c', script], {
-      cwd: resolve(repositoryRoot, 'python'),
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.on('close', () => resolveRun({ stdout, stderr }))
-    child.stdin.end(input)
-  })
-}
-
 const script = `
-import asyncio, json, sys
+import asyncio, json, os, sys
 from releaseops_client.trl_env import ReleaseOpsEnv
 from releaseops_verl.arena_session import ArenaSession, cumulative_reward
 
 async def verl(episode):
-    async with ArenaSession(sys.argv[1] if len(sys.argv) > 1 else __import__("os").environ["ARENA_WS"]) as session:
+    async with ArenaSession(os.environ["ARENA_WS"]) as session:
         first = await session.reset(episode["reset"])
         for name, arguments in episode["calls"]:
             await session.step(name, arguments)
@@ -159,9 +138,12 @@ describe("the Arena's score in the gate, eval, and the VeRL and TRL adapters", (
   it('every episode scores the same cumulative reward in all four', async () => {
     expect(played).toHaveLength(models.length * rows.length)
     expect(played.map((episode) => episode.gate)).toEqual(played.map((episode) => episode.eval))
-    const result = await python(script, JSON.stringify(played), {
-      ARENA_WS: `${server.url.replace('http', 'ws')}/envs/releaseops-v3/ws`,
-      RELEASEOPS_URL: server.url,
+    // Asynchronously: the env server under test runs in this process.
+    const result = await runTestPython({
+      args: ['-c', script],
+      input: JSON.stringify(played),
+      cwd: resolve(repositoryRoot, 'python'),
+      env: { ARENA_WS: `${server.url.replace('http', 'ws')}/envs/releaseops-v3/ws`, RELEASEOPS_URL: server.url },
     })
     expect(result.stderr).toBe('')
     const scores = JSON.parse(result.stdout) as { verl: number[]; trl: number[] }

@@ -72,6 +72,14 @@ const auditStrategy = (name: string): (() => ArenaPolicy) => {
 
 const ladder = (name: string) => () => policyRegistry.create('releaseops-v3', name) as ArenaPolicy
 
+/** An evidence-free strategy of the exploit audit: it must fail for using no evidence and shipping unsafely. */
+const blind = (name: string, strategy: string): ArenaGateModel => ({
+  name,
+  kind: 'degenerate',
+  reasons: ['no_evidence_use', 'unsafe_ships'],
+  create: auditStrategy(strategy),
+})
+
 export function arenaGateModels(): ArenaGateModel[] {
   const decisions = new Map<string, number>()
   return [
@@ -81,42 +89,17 @@ export function arenaGateModels(): ArenaGateModel[] {
       reasons: ['no_evidence_use', 'unsafe_ships'],
       create: ladder('naive'),
     },
-    {
-      name: 'hold once, then approve',
-      kind: 'degenerate',
-      reasons: ['no_evidence_use', 'unsafe_ships'],
-      create: auditStrategy('hold-then-approve'),
-    },
-    {
-      name: 'hold twice, then approve',
-      kind: 'degenerate',
-      reasons: ['no_evidence_use', 'unsafe_ships'],
-      create: auditStrategy('hold-twice-then-approve'),
-    },
-    {
-      name: "v2's exploit (block each claim)",
-      kind: 'degenerate',
-      reasons: ['no_evidence_use', 'unsafe_ships'],
-      create: auditStrategy('v2-exploit-each-claim'),
-    },
-    {
-      name: 'approve the first proposal only',
-      kind: 'degenerate',
-      reasons: ['no_evidence_use', 'unsafe_ships'],
-      create: auditStrategy('approve-first-proposal-only'),
-    },
+    blind('hold once, then approve', 'hold-then-approve'),
+    blind('hold twice, then approve', 'hold-twice-then-approve'),
+    blind("v2's exploit (block each claim)", 'v2-exploit-each-claim'),
+    blind('approve the first proposal only', 'approve-first-proposal-only'),
     {
       name: 'inspect, then approve anyway',
       kind: 'degenerate',
       reasons: ['unsafe_ships'],
       create: auditStrategy('inspect-then-approve-anyway'),
     },
-    {
-      name: 'slice-prior blind learner',
-      kind: 'degenerate',
-      reasons: ['no_evidence_use', 'unsafe_ships'],
-      create: auditStrategy('slice-prior-blind'),
-    },
+    blind('slice-prior blind learner', 'slice-prior-blind'),
     {
       name: 'never call a tool',
       kind: 'degenerate',
