@@ -67,6 +67,11 @@ describe('gate reasons beyond the rate', () => {
       'no_tool_use',
       'degenerate_answers',
     ])
+    const unjudged = gateSignals({ scored: constant, profile: gradingGateProfile })
+    expect(signalReasons({ samples: 2, mixedShare: 0.5, signals: unjudged, profile: gradingGateProfile }).at(-1)).toMatchObject({
+      code: 'degenerate_answers',
+      measured: null,
+    })
     const spread = labels.map((label, index) =>
       episode({ answer_valid: true, answer_class: label, valid_calls: index === 0 ? {} : { search_categories: 1 } }),
     )

@@ -190,7 +190,15 @@ export function signalReasons(options: {
   const answers = signals.answers
   if (profile.answers && answers) {
     const ratio = answers.effective_ratio ?? (answers.valid === 0 ? 0 : null)
-    if (ratio !== null && ratio < profile.answers.minEffectiveRatio)
+    // Without the split's labels there is no yardstick: say no rather than pass unjudged.
+    if (ratio === null)
+      reasons.push({
+        code: 'degenerate_answers',
+        message: "the split's labels are unknown, so answer diversity cannot be judged",
+        measured: null,
+        threshold: profile.answers.minEffectiveRatio,
+      })
+    else if (ratio < profile.answers.minEffectiveRatio)
       reasons.push({
         code: 'degenerate_answers',
         message: `valid answers spread over ${answers.effective_classes ?? 0} effective classes (top ${answers.top_class ?? 'none'}: ${round((answers.top_share ?? 0) * 100)}%), the split's labels over ${answers.label_effective_classes}; at least ${profile.answers.minEffectiveRatio} of that is needed`,
