@@ -9,11 +9,13 @@ import type { ModelMode } from '../src/agent/chat-model.js'
 import { OpenAiCompatibleModel } from '../src/agent/openai-compatible-model.js'
 import type { FaultPlan } from '../src/agent/scripted/fault-plan.js'
 import { type MockOpenAiServer, startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
+import type { Policy } from '../src/core/policy/policy.js'
 import { PolicyRegistry } from '../src/core/registry/policy-registry.js'
 import { toOpenAiTool } from '../src/core/tools/define-tool.js'
 import { demoDatasetName } from '../src/envs/grading/demo/demo-taxonomy.js'
-import { finalResponseAction, gradingV1Spec } from '../src/envs/grading/grading-env.js'
+import { finalResponseAction, type GradingObservation, gradingV1Spec } from '../src/envs/grading/grading-env.js'
 import type { GradingTask } from '../src/envs/grading/grading-task.js'
+import { gradingGateProfile } from '../src/eval/gate/gate-reasons.js'
 import { runRolloutGate } from '../src/eval/gate/run-rollout-gate.js'
 import { FinalTextScriptedModel, scriptedAccuracyPolicy } from '../src/eval/gate/scripted-gate-model.js'
 import { verlVisibleTools } from '../src/eval/gate/verl-visible-tools.js'
@@ -63,37 +65,56 @@ export async function gateFixture(rows = 300): Promise<GateFixture> {
   return { root, release, files, task, source, keys }
 }
 
-/** A scripted model getting `correct` right (and `malformed` as non-JSON text), served over HTTP. */
-export async function scriptedEndpoint(options: {
+/** Any grading policy as a scripted model over HTTP, answering in text as a model does. */
+export async function policyEndpoint(options: {
   fixture: GateFixture
-  correct: ReadonlySet<string>
-  malformed?: ReadonlySet<string>
-  format?: 'qwen3.5' | 'qwen3'
+  create: () => Policy<GradingObservation>
+  format?: 'qwen3.5' | 'qwen3' | 'qwen3.5-nothink'
   faults?: FaultPlan
   modelRoot?: string
 }): Promise<MockOpenAiServer> {
-  const { fixture } = options
-  const { rows, envs } = releaseReplayEnvs({ source: fixture.source, split: 'val' })
+  const { rows, envs } = releaseReplayEnvs({ source: options.fixture.source, split: 'val' })
   const policies = new PolicyRegistry()
   policies.register(gradingV1Spec.id, {
-    name: 'scripted-accuracy',
-    description: 'answers a chosen set of sources correctly',
+    name: 'scripted',
+    description: 'a gate test model',
     privileged: true,
-    create: () =>
-      scriptedAccuracyPolicy({
-        task: fixture.task,
-        correct: options.correct,
-        toolCalls: 2,
-        ...(options.malformed ? { malformed: options.malformed } : {}),
-      }) as never,
+    create: options.create as never,
   })
-  const model = new FinalTextScriptedModel({ envId: gradingV1Spec.id, policy: 'scripted-accuracy', rows, envs, policies })
+  const model = new FinalTextScriptedModel({ envId: gradingV1Spec.id, policy: 'scripted', rows, envs, policies })
   return startMockOpenAiServer({
     model,
     format: options.format ?? 'qwen3.5',
     modelName: 'scripted-grader',
     ...(options.modelRoot ? { modelRoot: options.modelRoot } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+  })
+}
+
+/**
+ * A scripted model getting `correct` right (and `malformed` as non-JSON text), and `alternate` right on
+ * every other sample (a sampled model's mixed prompts), served over HTTP.
+ */
+export async function scriptedEndpoint(options: {
+  fixture: GateFixture
+  correct: ReadonlySet<string>
+  malformed?: ReadonlySet<string>
+  alternate?: ReadonlySet<string>
+  format?: 'qwen3.5' | 'qwen3'
+  faults?: FaultPlan
+  modelRoot?: string
+}): Promise<MockOpenAiServer> {
+  const answered = new Map<string, number>()
+  return policyEndpoint({
+    ...options,
+    create: () =>
+      scriptedAccuracyPolicy({
+        task: options.fixture.task,
+        correct: options.correct,
+        toolCalls: 2,
+        ...(options.malformed ? { malformed: options.malformed } : {}),
+        ...(options.alternate ? { alternate: { sources: options.alternate, answered } } : {}),
+      }),
   })
 }
 
@@ -117,9 +138,10 @@ export function runGate(options: {
     retry: { maxAttempts: (options.retries ?? 1) + 1, initialDelayMs: 1, maxDelayMs: 2 },
   })
   const rows = options.limit === undefined ? fixture.source.rows : fixture.source.rows.slice(0, options.limit)
+  const samples = options.samples ?? 2
   return runRolloutGate({
     rows,
-    samples: options.samples ?? 1,
+    samples,
     createEnv: fixture.source.createEnv,
     model,
     endpoint: { baseUrl: options.baseUrl },
@@ -134,13 +156,10 @@ export function runGate(options: {
       chat: { trajectory_format: 'qwen3.5-native-tools-v2', mode: options.mode ?? 'qwen3.5', parser: 'test' },
       loop: { max_assistant_turns: 4, max_user_turns: 3, max_parallel_calls: 1 },
       thinking: { enable_thinking: false },
-      limits: {
-        rows: rows.length,
-        samples: options.samples ?? 1,
-        limit: options.limit ?? null,
-        concurrency: options.concurrency ?? 4,
-      },
+      limits: { rows: rows.length, samples, limit: options.limit ?? null, concurrency: options.concurrency ?? 4 },
       bounds: { lower: 0.05, upper: 0.3 },
+      profile: gradingGateProfile,
+      labels: rows.map((row) => row.label as string),
     },
   })
 }

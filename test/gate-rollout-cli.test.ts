@@ -74,8 +74,9 @@ function releaseArgs(baseUrl: string, report: string): string[] {
 }
 
 describe('releaseops gate rollout', () => {
-  it('exits 0 for a passing rate and writes a complete report; 1 for a failing one', async () => {
-    const passing = await scriptedEndpoint({ fixture, correct: new Set(fixture.keys.slice(0, 4)) })
+  it('exits 0 for a passing rate and writes a complete report; 1 for a failing one', { timeout: 180_000 }, async () => {
+    // Two samples per prompt (the default): eight prompts right on one sample of two.
+    const passing = await scriptedEndpoint({ fixture, correct: new Set(), alternate: new Set(fixture.keys.slice(0, 8)) })
     servers.push(passing)
     const report = join(fixture.root, 'gate-pass.json')
     const episodes = join(fixture.root, 'gate-pass.episodes.jsonl')
@@ -84,8 +85,10 @@ describe('releaseops gate rollout', () => {
     const parsed = gateReportSchema.parse(JSON.parse(readFileSync(report, 'utf8')))
     expect(parsed).toMatchObject({
       status: 'passed',
-      numerator: 4,
-      denominator: fixture.keys.length,
+      reasons: [],
+      numerator: 8,
+      denominator: fixture.keys.length * 2,
+      per_prompt: { samples_per_prompt: 2, mixed_prompts: 8 },
       thinking: { enable_thinking: false },
     })
     expect(parsed.chat).toMatchObject({ trajectory_format: 'qwen3.5-native-tools-v2', mode: 'qwen3.5' })
@@ -96,23 +99,29 @@ describe('releaseops gate rollout', () => {
       split: 'val',
       split_parquet_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     })
-    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'passed', numerator: 4 })
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'passed', numerator: 8, reasons: [] })
     const lines = readFileSync(episodes, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line))
-    expect(lines).toHaveLength(fixture.keys.length)
+    expect(lines).toHaveLength(fixture.keys.length * 2)
     expect(lines[0].trajectory.at(-1)).toMatchObject({ role: 'assistant' })
 
     const failing = await scriptedEndpoint({ fixture, correct: new Set(fixture.keys.slice(0, 14)) })
     servers.push(failing)
     const failed = await cli(releaseArgs(failing.url, join(fixture.root, 'gate-fail.json')))
     expect(failed.code).toBe(1)
-    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', numerator: 14 })
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      status: 'failed',
+      numerator: 28,
+      reasons: ['rate_out_of_bounds', 'no_learning_signal'],
+    })
   })
 
-  it('cannot be talked around: custom bounds need --exploration (flagged), and --limit under the split fails', async () => {
-    const server = await scriptedEndpoint({ fixture, correct: new Set(fixture.keys.slice(0, 4)) })
+  it('cannot be talked around: custom bounds need --exploration (flagged), and --limit under the split fails', {
+    timeout: 180_000,
+  }, async () => {
+    const server = await scriptedEndpoint({ fixture, correct: new Set(), alternate: new Set(fixture.keys.slice(0, 4)) })
     servers.push(server)
     const wide = await cli([...releaseArgs(server.url, join(fixture.root, 'gate-wide.json')), '--lower', '0', '--upper', '1'])
     expect(wide.code).toBe(2)
@@ -121,13 +130,14 @@ describe('releaseops gate rollout', () => {
     const explored = await cli([...releaseArgs(server.url, exploring), '--exploration', '--lower', '0', '--upper', '1'])
     expect(explored.code).toBe(0)
     expect(JSON.parse(readFileSync(exploring, 'utf8')).rule).toMatchObject({ lower: 0, upper: 1, formal: false })
-    // Four episodes with one right answer would be a 25% rate: below the whole split, it is no evidence.
+    // Four prompts × two samples with some right would be a rate: below the whole split, it is no evidence.
     const limited = join(fixture.root, 'gate-limited.json')
     const few = await cli([...releaseArgs(server.url, limited), '--limit', '4'])
     expect(few.code).toBe(1)
     const report = JSON.parse(readFileSync(limited, 'utf8'))
-    expect(report).toMatchObject({ status: 'failed', denominator: 4, limits: { rows: 4, split_rows: fixture.keys.length } })
-    expect(report.rule).toMatchObject({ formal: true, min_denominator: fixture.keys.length, lower: 0.05, upper: 0.3 })
+    expect(report).toMatchObject({ status: 'failed', denominator: 8, limits: { rows: 4, split_rows: fixture.keys.length } })
+    expect(report.rule).toMatchObject({ formal: true, min_denominator: fixture.keys.length * 2, lower: 0.05, upper: 0.3 })
+    expect(report.reasons.map((reason: { code: string }) => reason.code)).toContain('denominator_below_minimum')
   })
 
   it('exits 3 when the endpoint fails during the rollouts (it lists models, then answers 503), and says so', async () => {
@@ -167,7 +177,7 @@ describe('releaseops gate rollout', () => {
     expect(run.stderr).toMatch(/error\[(release_task_mismatch|invalid_task_config)\]/)
   })
 
-  it('gates the Arena eval dataset too (--env releaseops-v2), matching the policy run in process', async () => {
+  it('gates the Arena eval dataset too (--env releaseops-v2), matching the policy run in process, with its reasons', async () => {
     const mock = spawn(
       process.execPath,
       [
@@ -228,15 +238,19 @@ describe('releaseops gate rollout', () => {
     ).length
     expect(expected).toBeGreaterThan(0)
     expect(expected).toBeLessThan(12)
-    expect(run.code, run.stderr).toBe(0)
+    // Inside [0, 1], but a scripted policy is the same on both samples: nothing for RLOO to learn from.
+    expect(run.code, run.stderr).toBe(1)
     expect(parsed).toMatchObject({
-      status: 'passed',
-      numerator: expected,
-      denominator: 12,
+      status: 'failed',
+      numerator: expected * 2,
+      denominator: 24,
+      per_prompt: { mixed_prompts: 0 },
       env: { id: 'releaseops-v2', tool_schemas: 'full' },
       release: { kind: 'env-dataset', dataset: 'eval' },
       rule: { formal: false, min_denominator: 12 },
+      signals: { profile: 'arena' },
     })
+    expect(parsed.reasons.map((reason) => reason.code)).toContain('no_learning_signal')
     expect(parsed.parse_failures.episodes).toBe(0)
   })
 })

@@ -1,9 +1,9 @@
 /**
- * The rollout gate over real HTTP: a scripted model of controlled accuracy (0%, 3%, 15%, 50% of a release's
- * val split) behind the scripted OpenAI-compatible server, rolled out through the grading env, the qwen3.5
- * chat format and the one agent loop. The gate fails, fails, passes, fails with exactly the expected
- * numbers; malformed replies are counted as parse failures; mixed per-prompt outcomes are measured; an
- * unreachable endpoint is an infrastructure error, never a 0% rate.
+ * The rollout gate over real HTTP: a scripted model of controlled accuracy behind the scripted
+ * OpenAI-compatible server, two samples per prompt, rolled out through the grading env, the qwen3.5 chat
+ * format and the one agent loop. Only the sampled 15% model passes; the others fail with their coded
+ * reasons and exactly the expected numbers; malformed replies are counted as parse failures; mixed
+ * per-prompt outcomes are measured; an unreachable endpoint is an infrastructure error, never a 0% rate.
  */
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,35 +27,46 @@ async function serve(options: Omit<Parameters<typeof scriptedEndpoint>[0], 'fixt
   return server
 }
 
-describe('rollout gate at controlled accuracies (qwen3.5 text over HTTP)', () => {
+describe('rollout gate at controlled accuracies (qwen3.5 text over HTTP, two samples per prompt)', () => {
+  // `correct`: right on every sample (no mixed prompt); `alternate`: right on every other sample.
   const cases = [
-    { accuracy: 0, status: 'failed' },
-    { accuracy: 0.03, status: 'failed' },
-    { accuracy: 0.15, status: 'passed' },
-    { accuracy: 0.5, status: 'failed' },
+    { name: '0% correct', correct: 0, alternate: 0, reasons: ['rate_out_of_bounds', 'no_learning_signal'] },
+    { name: '3% correct', correct: 0.03, alternate: 0, reasons: ['rate_out_of_bounds', 'no_learning_signal'] },
+    { name: '15% correct on every sample', correct: 0.15, alternate: 0, reasons: ['no_learning_signal'] },
+    { name: '15% correct, sampled (30% of prompts right on half their samples)', correct: 0, alternate: 0.3, reasons: [] },
+    { name: '50% correct, sampled', correct: 0.35, alternate: 0.3, reasons: ['rate_out_of_bounds'] },
   ] as const
-  for (const { accuracy, status } of cases) {
-    it(`${accuracy * 100}% correct → ${status}, with the exact numerator, denominator and interval`, async () => {
+  for (const { name, correct: share, alternate: mixed, reasons } of cases) {
+    it(`${name} → ${reasons.length === 0 ? 'passed' : reasons.join(', ')}, with the exact numerator, denominator and interval`, async () => {
       const total = fixture.keys.length
-      const correct = new Set(fixture.keys.slice(0, Math.max(accuracy > 0 ? 1 : 0, Math.round(accuracy * total))))
-      const server = await serve({ correct })
+      const count = (fraction: number) => (fraction > 0 ? Math.max(1, Math.round(fraction * total)) : 0)
+      const correct = new Set(fixture.keys.slice(0, count(share)))
+      const alternate = new Set(fixture.keys.slice(count(share), count(share) + count(mixed)))
+      const server = await serve({ correct, alternate })
       const { report, episodes } = await runGate({ fixture, baseUrl: server.url })
+      const successes = correct.size * 2 + alternate.size
       expect(total).toBeGreaterThanOrEqual(20)
-      expect(report.status).toBe(status)
-      expect(report.passed).toBe(status === 'passed')
-      expect(report.numerator).toBe(correct.size)
-      expect(report.denominator).toBe(total)
-      expect(report.rate).toBeCloseTo(correct.size / total, 12)
-      expect(report.ci95).toEqual(wilsonInterval(correct.size, total))
+      expect(report.reasons.map((reason) => reason.code)).toEqual(reasons)
+      expect(report.status).toBe(reasons.length === 0 ? 'passed' : 'failed')
+      expect(report.passed).toBe(reasons.length === 0)
+      expect(report.numerator).toBe(successes)
+      expect(report.denominator).toBe(total * 2)
+      expect(report.rate).toBeCloseTo(successes / (total * 2), 12)
+      expect(report.ci95).toEqual(wilsonInterval(successes, total * 2))
+      expect(report.per_prompt).toMatchObject({ mixed_prompts: alternate.size, all_success_prompts: correct.size })
       expect(
         episodes
           .filter((episode) => episode.success)
-          .map((episode) => episode.key)
+          .map((episode) => `${episode.key}/${episode.sample}`)
           .sort(),
-      ).toEqual([...correct].sort())
-      expect(report.answers).toEqual({ valid: total, invalid: 0, missing: 0 })
-      expect(report.ends).toEqual({ terminated: total })
+      ).toHaveLength(successes)
+      expect(new Set(episodes.filter((episode) => episode.success).map((episode) => episode.key))).toEqual(
+        new Set([...correct, ...alternate]),
+      )
+      expect(report.answers).toEqual({ valid: total * 2, invalid: 0, missing: 0 })
+      expect(report.ends).toEqual({ terminated: total * 2 })
       expect(report.tool_calls.per_episode).toBe(2)
+      expect(report.signals.tool_use).toMatchObject({ share: 1 })
       expect(report.parse_failures.episodes).toBe(0)
       expect(report.model).toMatchObject({
         name: 'scripted-grader',
@@ -64,17 +75,17 @@ describe('rollout gate at controlled accuracies (qwen3.5 text over HTTP)', () =>
         served: { id: 'scripted-grader', owned_by: 'releaseops' },
       })
       expect(report.release).toMatchObject({ kind: 'rl', format: 'verl_rl_parquet', split: 'val', datasets: ['steel_demo'] })
-      expect(server.stats.modelRequests).toBe(total * 3)
+      expect(server.stats.modelRequests).toBe(total * 2 * 3)
       expect(server.stats.rejected).toBe(0)
     })
   }
 
   it('the same gate speaks native tool calls too (the endpoint parses them)', async () => {
-    const correct = new Set(fixture.keys.slice(0, 4))
-    const server = await serve({ correct, format: 'qwen3' })
+    const alternate = new Set(fixture.keys.slice(0, 8))
+    const server = await serve({ correct: new Set(), alternate, format: 'qwen3' })
     const { report } = await runGate({ fixture, baseUrl: server.url, mode: 'native' })
-    expect([report.numerator, report.denominator, report.status]).toEqual([4, fixture.keys.length, 'passed'])
-    expect(server.stats.byRoute['POST /v1/chat/completions']).toBe(fixture.keys.length * 3)
+    expect([report.numerator, report.denominator, report.status]).toEqual([8, fixture.keys.length * 2, 'passed'])
+    expect(server.stats.byRoute['POST /v1/chat/completions']).toBe(fixture.keys.length * 2 * 3)
   })
 })
 
@@ -83,7 +94,7 @@ describe('malformed output, mixed prompts and outages', () => {
     const correct = new Set(fixture.keys.slice(0, 4))
     const malformed = new Set(fixture.keys.slice(4, 10))
     const server = await serve({ correct, malformed })
-    const { report, episodes } = await runGate({ fixture, baseUrl: server.url })
+    const { report, episodes } = await runGate({ fixture, baseUrl: server.url, samples: 1 })
     expect(report.numerator).toBe(4)
     expect(report.parse_failures).toMatchObject({
       episodes: 6,
@@ -151,7 +162,7 @@ describe('malformed output, mixed prompts and outages', () => {
   it('an endpoint that fails mid-run leaves episodes unscored: infrastructure error, not a lower rate', async () => {
     const correct = new Set(fixture.keys.slice(0, 4))
     const server = await serve({ correct, faults: ({ number }) => (number > 20 ? 'server_error' : null) })
-    const { report } = await runGate({ fixture, baseUrl: server.url, retries: 1, concurrency: 1 })
+    const { report } = await runGate({ fixture, baseUrl: server.url, retries: 1, concurrency: 1, samples: 1 })
     expect(report.status).toBe('infrastructure_error')
     expect(report.rate).toBeNull()
     expect(report.infrastructure.unscored_episodes).toBeGreaterThan(0)

@@ -32,7 +32,10 @@ export interface VerlReleases {
   thinkingTrajectory: string
 }
 
-/** A real rollout gate report over the rl-cascade mixture's val split: a scripted model right on `rate` of them, over HTTP. */
+/**
+ * A real rollout gate report over the rl-cascade mixture's val split, two samples per prompt: a scripted
+ * model right on one sample of two on `2 × rate` of the prompts (a nonzero rate of `rate`), over HTTP.
+ */
 export async function gateReport(
   releases: VerlReleases,
   options: { rate: number; path: string; modelRoot?: string },
@@ -44,10 +47,11 @@ export async function gateReport(
   }).task
   const keys = source.rows.map((row) => row.key).sort()
   const fixture: GateFixture = { root: releases.root, release: releases.cascade, files: releases.files, task, source, keys }
-  const correct = options.rate === 0 ? 0 : Math.max(1, Math.round(options.rate * keys.length))
+  const alternate = options.rate === 0 ? 0 : Math.max(1, Math.round(2 * options.rate * keys.length))
   const server = await scriptedEndpoint({
     fixture,
-    correct: new Set(keys.slice(0, correct)),
+    correct: new Set(),
+    alternate: new Set(keys.slice(0, alternate)),
     modelRoot: options.modelRoot ?? '/models/gated-checkpoint',
   })
   try {

@@ -385,6 +385,22 @@ describe('verl preflight', () => {
       report.chat.mode = 'qwen3'
     })
     expect(await reasons(otherFormat)).toEqual(['gate_format_mismatch'])
+    // A report is judged again on its own signals (an edited or older one too): each failure its own code.
+    const collapsed = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.per_prompt.mixed_share = 0
+      report.signals.tool_use.share = 0
+      report.signals.answers.effective_ratio = 0.05
+    })
+    expect(await reasons(collapsed)).toEqual(['gate_no_learning_signal', 'gate_no_tool_use', 'gate_degenerate_answers'])
+    const single = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.limits.samples = 1
+    })
+    expect(await reasons(single)).toEqual(['gate_too_few_samples'])
+    const listed = servedBy(passingGate, { model: machine.model }, (report) => {
+      report.status = 'failed'
+      report.reasons = [{ code: 'no_learning_signal', message: 'no prompt is mixed', measured: 0, threshold: 0.05 }]
+    })
+    expect(await reasons(listed)).toEqual(['gate_not_passed', 'gate_no_learning_signal'])
     // RLOO from the merged SFT checkpoint: vLLM served the adapter (root) on the merged base (parent).
     const adapter = join(machine.model, 'lora_adapter')
     const lora = await config({ kind: 'rloo', machine, settings: { lora_adapter_path: adapter } })

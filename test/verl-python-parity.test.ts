@@ -104,7 +104,7 @@ describe('Python compute_score and tools agree with the TypeScript env', () => {
     })
     const output = `${result.stdout}${result.stderr}`
     expect(result.status, output).toBe(0)
-    expect(output).toMatch(/Ran 22 tests/)
+    expect(output).toMatch(/Ran 25 tests/)
     expect(output).not.toMatch(/skipped/)
     expect(output).toMatch(/test_tool_texts_are_byte_identical .* ok/)
     const compared = Number(/tool calls compared: (\d+)/.exec(output)?.[1])

@@ -82,7 +82,7 @@ async function run(): Promise<number> {
       const fixture: GateFixture = { root: options.work, release: options.mixture, files: options.files, task, source, keys }
       const server = await scriptedEndpoint({ fixture, correct: new Set(keys.filter((_, index) => index % 7 === 0)) })
       try {
-        const { report } = await runGate({ fixture, baseUrl: server.url, concurrency: 8 })
+        const { report } = await runGate({ fixture, baseUrl: server.url, concurrency: 8, samples: 1 })
         if (report.status === 'infrastructure_error') throw new Error('gate bench: infrastructure error')
         return report.denominator
       } finally {

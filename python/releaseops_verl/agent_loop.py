@@ -97,7 +97,7 @@ if _ToolAgentLoop is not None and _register is not None:
             output = await super().run(sampling_params, **kwargs)
             final_ids = final_policy_token_ids(output.response_ids, output.response_mask)
             text = self.tokenizer.decode(list(final_ids), skip_special_tokens=True) if final_ids else ""
-            answer = final_answer_text(text, open_think=self.bundle.enable_thinking)
+            answer = final_answer_text(text, open_think=self.bundle.open_think)
             verdict = judge_answer(answer, labels["task"], labels["ground_truth"], labels["level"])
             output.reward_score = float(verdict["reward"])
             output.extra_fields.update(

@@ -3,9 +3,12 @@
 
 The answer must be exactly one JSON object ``{"answer": <choice_id>, "level": <level code>}`` (duplicate
 keys, extra keys, Markdown, unknown ids or levels score 0 with a coded reason); the reward is 1.0 iff the
-choice decodes to the ground-truth category and the level is the ground-truth level. ``compute_score``
-first cuts the final assistant turn out of a decoded multi-turn response (VeRL's reward managers decode
-the whole response, tool turns included, with special tokens skipped) and drops a closed think block.
+choice decodes to the ground-truth category and the level is the ground-truth level. Which text is the
+answer is the answer contract (``final_answer_text``, the grading env's README), the same rule as the
+TypeScript gate's: ``compute_score`` first cuts the final assistant turn out of a decoded multi-turn
+response (VeRL's reward managers decode the whole response, tool turns included, with special tokens
+skipped), drops the generation prompt's prefill and the think block. A turn that wrote its answer inside a
+tool call has no answer: its text is the call's markup (``answer_not_json``).
 """
 
 import json
@@ -14,6 +17,8 @@ from typing import Any, Dict, List, Mapping, Optional
 from .task import GradingTask, TaskBundle, load_task_bundle
 
 _END_MARKERS = ("<|im_end|>", "<|endoftext|>")
+# Names the answer rule; the TypeScript gate reports the same id (`gradingAnswerContract`).
+ANSWER_CONTRACT = "releaseops-grading-answer-v1"
 
 
 class _DuplicateKey(ValueError):
@@ -101,29 +106,35 @@ def split_reasoning(text: str, open_think: bool = False) -> str:
     return text[close_at + len("</think>") :].lstrip("\n")
 
 
-def final_answer_text(response: str, open_think: bool = False) -> str:
-    """The final reply's answer text.
+def _without_prefill(text: str, prefill: str) -> str:
+    return text[len(prefill) :] if prefill and text.startswith(prefill) else text
 
-    ``response`` is either the last assistant turn's own tokens decoded (``open_think``: the generation
-    prompt opened a think block), or a whole multi-turn response as VeRL's reward managers decode it, tool
-    turns included, with or without special tokens; then the final turn starts after the last
-    ``<|im_start|>assistant`` (or ``</tool_response>`` … ``assistant``) and carries its own think prefix.
+
+def final_answer_text(response: str, open_think: bool = False, prefill: str = "") -> str:
+    """The final reply's answer text: the answer contract (``ANSWER_CONTRACT``, the grading env's README),
+    line for line the TypeScript gate's ``finalAnswerText``.
+
+    ``response`` is the last assistant turn's own tokens decoded (``open_think``: the generation prompt
+    opened a think block), or a whole multi-turn response as VeRL's reward managers decode it, tool turns
+    included, with or without special tokens: then the final turn starts after the last
+    ``<|im_start|>assistant`` (or ``</tool_response>`` … ``assistant``), and the generation prompt's own text
+    there (``prefill``: ``<think>\\n``, or the empty think block when thinking is off) is dropped first, so
+    both read the model's tokens alike. Then the think block goes (up to the first ``</think>``; an open
+    block that never closes leaves nothing), then trailing end-of-turn markers and surrounding whitespace.
+    Nothing else is removed: a fence, a second object, prose or tool-call markup fails the strict parse.
     """
     text = response
-    opened = open_think
     marker = "<|im_start|>assistant\n"
     if marker in text:
-        text = text[text.rindex(marker) + len(marker) :]
-        opened = False
+        text = _without_prefill(text[text.rindex(marker) + len(marker) :], prefill)
     elif "</tool_response>" in text:
         text = text[text.rindex("</tool_response>") + len("</tool_response>") :]
         rest = text
         for token in ("<|im_end|>", "\n", "<|im_start|>"):
             rest = rest[len(token) :] if rest.startswith(token) else rest
         if rest.startswith("assistant\n"):
-            text = rest[len("assistant\n") :]
-        opened = False
-    text = split_reasoning(text, opened)
+            text = _without_prefill(rest[len("assistant\n") :], prefill)
+    text = split_reasoning(text, open_think)
     changed = True
     while changed:
         changed = False
@@ -168,6 +179,6 @@ def compute_score(
         raise ValueError("extra_info.ground_truth_level %r is outside the approved rubric" % (level,))
     if ground_truth not in {category["category_id"] for category in task.categories}:
         raise ValueError("ground truth %r is not a registry category" % (ground_truth,))
-    text = final_answer_text(solution_str, open_think=bundle.enable_thinking)
+    text = final_answer_text(solution_str, open_think=bundle.open_think, prefill=bundle.generation_prefill)
     verdict = judge_answer(text, task, ground_truth, level.strip())
     return float(verdict["reward"])

@@ -170,8 +170,13 @@ class TaskBundle:
         corpus = _read_verified(base, bundle["corpus"], "corpus")
         task_config = _read_verified(base, bundle["task_config"], "task config") if bundle.get("task_config") else None
         self.trajectory_format = bundle.get("trajectory_format", TRAJECTORY_FORMAT)
-        # The run's chat-template thinking flag: whether a reply starts inside an opened think block.
+        # The run's chat-template thinking flag, and what follows from it for the family's template: whether
+        # the generation prompt opens a think block, and the text it prefills after `<|im_start|>assistant\n`.
+        # A bundle that does not say is read as Qwen3.5's template.
         self.enable_thinking = bool(bundle.get("enable_thinking", False))
+        self.open_think = bool(bundle.get("open_think", self.enable_thinking))
+        default_prefill = "<think>\n" if self.enable_thinking else "<think>\n\n</think>\n\n"
+        self.generation_prefill = str(bundle.get("generation_prefill", default_prefill))
         self.tasks: Dict[str, GradingTask] = {}
         for dataset, entry in sorted(bundle["datasets"].items()):
             grading = _read_verified(base, entry["grading"], "grading standard")

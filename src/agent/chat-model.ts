@@ -52,6 +52,11 @@ export interface GenerateResult {
   attempts: number
   /** Codes of the failed attempts that were retried before this answer. */
   retried: string[]
+  /**
+   * Text modes: the completion as the model generated it, and whether the prompt left it inside an open
+   * `<think>` (what an RL trainer decodes and scores; native replies have only the endpoint's parse).
+   */
+  completion?: { text: string; openThink: boolean }
 }
 
 /** Who the model is, for reports, gates and resume checks. */

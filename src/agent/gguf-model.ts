@@ -96,7 +96,8 @@ export async function createGgufModel(options: GgufModelOptions): Promise<ChatMo
         stopGenerationTriggers: format.stop.map((stop) => [stop]),
         ...(request.signal ? { signal: request.signal } : {}),
       })
-      const parsed = format.parse(response, { tools: request.tools, openThink: format.opensThink(options.enableThinking) })
+      const openThink = format.opensThink(options.enableThinking)
+      const parsed = format.parse(response, { tools: request.tools, openThink })
       const turn = assistantTurnIndex(request.messages)
       const message: GenerateResult['message'] = { role: 'assistant', content: parsed.content ?? '' }
       if (parsed.reasoning !== null) message.reasoning_content = parsed.reasoning
@@ -125,6 +126,7 @@ export async function createGgufModel(options: GgufModelOptions): Promise<ChatMo
         firstTokenMs: null,
         attempts: 1,
         retried: [],
+        completion: { text: response, openThink },
       }
     },
     async close() {

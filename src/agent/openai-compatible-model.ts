@@ -167,7 +167,8 @@ export class OpenAiCompatibleModel implements ChatModel {
     const choice = choiceOf(response)
     if (typeof choice.text !== 'string')
       throw new EndpointError({ code: 'endpoint_bad_response', message: 'The completion choice has no text.', retryable: true })
-    const parsed = format.parse(choice.text, { tools: request.tools, openThink: format.opensThink(this.options.enableThinking) })
+    const openThink = format.opensThink(this.options.enableThinking)
+    const parsed = format.parse(choice.text, { tools: request.tools, openThink })
     const message = this.assistantMessage({
       content: parsed.content,
       reasoning: parsed.reasoning,
@@ -180,7 +181,7 @@ export class OpenAiCompatibleModel implements ChatModel {
         () => prompt,
         () => choice.text as string,
       )
-    return this.result(response, choice, usage, { ...parsed, message })
+    return { ...this.result(response, choice, usage, { ...parsed, message }), completion: { text: choice.text, openThink } }
   }
 
   private assistantMessage(options: {

@@ -4,7 +4,7 @@
  * name] --host H --port P`), serves an OpenAI-compatible endpoint there that never returns until killed,
  * names the checkpoint in `/v1/models` as vLLM does (a LoRA module: `root` the adapter, `parent` the base),
  * and speaks the chat format of the checkpoint's own template. Its "model" answers a chosen share of the
- * RL release's val rows right (MOCK_VLLM_RATE). Each start is appended to MOCK_VLLM_LOG as one JSON line.
+ * RL release's val episodes right (MOCK_VLLM_RATE), on every other sample of a prompt. Each start is appended to MOCK_VLLM_LOG as one JSON line.
  */
 import { appendFileSync } from 'node:fs'
 import { startMockOpenAiServer } from '../../src/agent/scripted/mock-openai-server.js'
@@ -45,13 +45,15 @@ async function main(): Promise<void> {
     grading: loadGradingFromManifest({ manifest: gradingManifest, dataset: demoDatasetName }),
   }).task
   const keys = source.rows.map((row) => row.key).sort()
-  const correct = new Set(keys.slice(0, Math.round(Number(process.env.MOCK_VLLM_RATE ?? '0.15') * keys.length)))
+  // A sampled model: right on every other sample of twice the rate's share of prompts (mixed prompts).
+  const rate = Number(process.env.MOCK_VLLM_RATE ?? '0.15')
+  const alternate = { sources: new Set(keys.slice(0, Math.round(2 * rate * keys.length))), answered: new Map<string, number>() }
   const policies = new PolicyRegistry()
   policies.register(gradingV1Spec.id, {
     name: 'scripted-accuracy',
-    description: 'answers a chosen set of sources correctly',
+    description: 'answers a chosen share of samples correctly',
     privileged: true,
-    create: () => scriptedAccuracyPolicy({ task, correct, toolCalls: 2 }) as never,
+    create: () => scriptedAccuracyPolicy({ task, correct: new Set(), toolCalls: 2, alternate }) as never,
   })
   const { rows, envs } = releaseReplayEnvs({ source, split: 'val' })
   const model = new FinalTextScriptedModel({ envId: gradingV1Spec.id, policy: 'scripted-accuracy', rows, envs, policies })

@@ -11,6 +11,8 @@
  */
 export const pythonTests = [
   'src/core/python/python-round.test.ts',
+  'test/answer-contract-parity.test.ts',
+  'test/arena-score-parity.test.ts',
   'test/gpu-pilot.test.ts',
   'test/notebook-walkthrough.test.ts',
   'test/release-kind-conformance.test.ts',

@@ -25,8 +25,9 @@ CORPUS = {
 GRADING = {"levels": ["L1", "L2"], "descriptions": ["public", "internal"], "gt_field": "data_level"}
 
 
-def write_bundle(enable_thinking=False, corrupt=None):
-    """Writes registry, corpus, grading and task.json into a fresh directory; returns task.json's path."""
+def write_bundle(enable_thinking=False, corrupt=None, **fields):
+    """Writes registry, corpus, grading and task.json into a fresh directory; returns task.json's path.
+    ``fields`` are added to task.json (``open_think``, ``generation_prefill``)."""
     directory = tempfile.mkdtemp(prefix="releaseops-verl-")
     entries = {}
     for name, value in (("registry", REGISTRY), ("corpus", CORPUS), ("grading", GRADING)):
@@ -46,6 +47,7 @@ def write_bundle(enable_thinking=False, corrupt=None):
         "datasets": {"demo": {"grading": entries["grading"]}},
         "tools": ["search_categories", "get_category_details", "get_category_examples", "browse_categories"],
     }
+    bundle.update(fields)
     path = os.path.join(directory, "task.json")
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(bundle, handle)

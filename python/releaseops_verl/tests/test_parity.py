@@ -65,7 +65,9 @@ class ParityTest(unittest.TestCase):
         responses = [call for call in self.calls if call["kind"] == "response"]
         mismatches = []
         for call in responses:
-            self.bundle.enable_thinking = call["open_think"]
+            # The recording's thinking mode is per call; the Qwen3.5 generation prompt follows from it.
+            self.bundle.enable_thinking = self.bundle.open_think = call["open_think"]
+            self.bundle.generation_prefill = "<think>\n" if call["open_think"] else "<think>\n\n</think>\n\n"
             score = compute_score(
                 "%s/stage1" % call["dataset"],
                 call["solution_str"],

@@ -135,7 +135,7 @@ async function gateAction(flags: GateFlags): Promise<void> {
     )
   const { report } = result
   process.stdout.write(
-    `${JSON.stringify({ status: report.status, passed: report.passed, numerator: report.numerator, denominator: report.denominator, rate: report.rate, ci95: report.ci95, bounds: [bounds.lower, bounds.upper], formal: report.rule.formal, min_denominator: minDenominator, mixed_share: report.per_prompt.mixed_share, parse_failures: report.parse_failures.episodes, report: flags.report })}\n`,
+    `${JSON.stringify({ status: report.status, passed: report.passed, numerator: report.numerator, denominator: report.denominator, rate: report.rate, ci95: report.ci95, bounds: [bounds.lower, bounds.upper], formal: report.rule.formal, min_denominator: minDenominator, mixed_share: report.per_prompt.mixed_share, reasons: report.reasons.map((reason) => reason.code), parse_failures: report.parse_failures.episodes, report: flags.report })}\n`,
   )
   if (report.status === 'infrastructure_error') {
     const fault = report.infrastructure.first_fault as { code?: string; message?: string } | undefined
@@ -168,7 +168,12 @@ export function registerGateCommand(program: Command): void {
         .default('qwen3.5'),
     )
     .option('--enable-thinking', 'render with enable_thinking=true (must match the RL config)', false)
-    .option('--samples <n>', 'rollouts per prompt (RLOO uses n ≥ 2)', parsePositiveInteger, 1)
+    .option(
+      '--samples <n>',
+      'rollouts per prompt (a formal gate needs n ≥ 2: RLOO learns from prompts whose samples differ)',
+      parsePositiveInteger,
+      2,
+    )
     .option('--limit <n>', 'first n episodes of the split', parsePositiveInteger)
     .option('--concurrency <n>', 'episodes in flight at once', parsePositiveInteger, 8)
     .option(

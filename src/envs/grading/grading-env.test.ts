@@ -4,7 +4,7 @@ import type { Policy } from '../../core/policy/policy.js'
 import { envConformanceCases } from '../../core/testing/env-conformance.js'
 import { envRegistry, makeEnv, policyRegistry } from '../index.js'
 import { demoEpisodeSources, demoGradingDataset, demoGradingTask } from './demo/demo-task.js'
-import { finalResponseAction, GradingEnv, type GradingObservation } from './grading-env.js'
+import { FinalReply, finalResponseAction, GradingEnv, type GradingObservation } from './grading-env.js'
 
 const task = demoGradingTask()
 const sources = demoEpisodeSources()
@@ -229,5 +229,22 @@ describe('grading-v1 registration, dataset and baselines', () => {
     expect(oracle).toBe(rows.length)
     expect(baseline / rows.length).toBeGreaterThan(0.02)
     expect(baseline / rows.length).toBeLessThan(0.6)
+  })
+})
+
+describe('a rollout env (finalReplyOnly): only the loop answers', () => {
+  it("a model's own final_response call is an unknown tool; the loop's FinalReply ends the episode", () => {
+    const env = new GradingEnv({ task, finalReplyOnly: true })
+    env.reset({ options: { record } })
+    const content = JSON.stringify({ answer: choiceOf(first.groundTruth), level: first.groundTruthLevel })
+    const called = env.step({ name: finalResponseAction, arguments: { content } })
+    expect([called.terminated, called.reward, called.observation.error?.code]).toEqual([false, 0, 'unknown_tool'])
+    expect(env.render(called.observation)).toBe('{"error": {"code": "unknown_tool", "message": "Unknown tool: final_response"}}')
+    const answered = env.step({ name: finalResponseAction, arguments: new FinalReply(content) })
+    expect([answered.terminated, answered.reward, answered.info.step_count]).toEqual([true, 1, 2])
+    // A policy's env (the default) still takes the reserved action with plain arguments.
+    const plain = new GradingEnv({ task })
+    plain.reset({ options: { record } })
+    expect(plain.step({ name: finalResponseAction, arguments: { content } }).reward).toBe(1)
   })
 })

@@ -31,6 +31,22 @@ import { categoryTools } from './tools/category-tools.js'
 export const finalResponseAction = 'final_response'
 const finalResponseArguments = z.strictObject({ content: z.string() })
 
+/**
+ * A final reply as an RL loop delivers it: the text of the turn that made no tool call. An object no chat
+ * parser can produce, so an env built with `finalReplyOnly` tells it from a model's own call named
+ * `final_response` (which, as in VeRL, is a call to a tool that does not exist).
+ */
+export class FinalReply {
+  constructor(
+    readonly content: string,
+    /** The turn the answer was read from, as generated (kept for re-scoring the episode elsewhere). */
+    readonly turn?: { text: string; openThink: boolean },
+  ) {}
+  toJSON(): { content: string } {
+    return { content: this.content }
+  }
+}
+
 export type GradingObservation = {
   /** After reset: the prompt, `[system, user]`. */
   messages?: { role: 'system' | 'user'; content: string }[]
@@ -69,6 +85,8 @@ export interface GradingEnvOptions {
   task: GradingTask
   /** Records a reset without options draws from, by `seed` modulo their count. */
   defaultSources?: readonly GradingEpisodeSource[]
+  /** Only a `FinalReply` ends the episode; a call named `final_response` with plain arguments is `unknown_tool`. */
+  finalReplyOnly?: boolean
 }
 
 export class GradingEnv implements Env<GradingObservation> {
@@ -115,10 +133,9 @@ export class GradingEnv implements Env<GradingObservation> {
     let reward = 0
     if (episode.done) {
       observation = { tool: name, error: { code: 'episode_terminal', message: 'The episode has ended; reset first.' } }
-    } else if (name === finalResponseAction) {
-      const parsed = finalResponseArguments.safeParse(
-        typeof call.arguments === 'string' ? safeJson(call.arguments) : call.arguments,
-      )
+    } else if (name === finalResponseAction && (!this.options.finalReplyOnly || call.arguments instanceof FinalReply)) {
+      const args = call.arguments instanceof FinalReply ? call.arguments.toJSON() : call.arguments
+      const parsed = finalResponseArguments.safeParse(typeof args === 'string' ? safeJson(args) : args)
       if (!parsed.success) {
         observation = {
           tool: name,

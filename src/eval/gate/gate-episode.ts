@@ -6,6 +6,7 @@
  */
 import type { AgentEpisodeResult } from '../../agent/agent-trajectory.js'
 import type { ChatMessage } from '../../chat/chat-message.js'
+import { FinalReply } from '../../envs/grading/grading-env.js'
 
 export interface GateEpisode {
   row_index: number
@@ -25,6 +26,14 @@ export interface GateEpisode {
   answer_code: string | null
   parse_issue_turns: number
   parse_issue_codes: string[]
+  /** Valid calls (the env did not reject them) per tool, the final reply left out. */
+  valid_calls: Record<string, number>
+  /** A valid final answer's class, `<choice_id>|<level>`; null otherwise. */
+  answer_class: string | null
+  /** How the env ended the episode (`info.terminal_reason` or `info.truncated_reason`), if it said. */
+  outcome: string | null
+  /** The answer turn as the model generated it (with trajectories): what an RL reward would decode. */
+  final_turn?: { text: string; open_think: boolean }
   fault?: { code: string; message: string }
   usage: { prompt_tokens: number; completion_tokens: number }
   trajectory?: ChatMessage[]
@@ -45,16 +54,24 @@ export function gateEpisode(options: {
   keepTrajectory?: boolean
 }): GateEpisode {
   const { result, finalAction } = options
-  const outcome = result.info.outcome as { valid?: unknown; code?: unknown } | undefined
-  const finalStep = finalAction === undefined ? undefined : result.steps.find((step) => step.call.name === finalAction)
+  const outcome = result.info.outcome as
+    | { valid?: unknown; code?: unknown; answer?: { choice_id?: unknown; level?: unknown } }
+    | undefined
+  const isFinal = (step: AgentEpisodeResult['steps'][number]) =>
+    finalAction !== undefined && step.call.name === finalAction && step.call.arguments instanceof FinalReply
+  const finalStep = result.steps.find(isFinal)
   const answered = finalStep !== undefined && outcome !== undefined
   const codes = result.turns.flatMap(lostCodes)
   const status = result.end === 'infra_error' ? 'infra_error' : result.end === 'tool_error' ? 'tool_error' : 'scored'
   const messages = result.trajectory.messages
   const trimmed =
-    finalAction !== undefined && messages.at(-1)?.role === 'tool' && (messages.at(-1) as { name?: string }).name === finalAction
-      ? messages.slice(0, -1)
-      : messages
+    answered && result.steps.at(-1) === finalStep && messages.at(-1)?.role === 'tool' ? messages.slice(0, -1) : messages
+  const validCalls: Record<string, number> = {}
+  for (const step of result.steps)
+    if (!isFinal(step) && step.error === undefined) validCalls[step.call.name] = (validCalls[step.call.name] ?? 0) + 1
+  const answer = answered && outcome.valid === true ? outcome.answer : undefined
+  const ended = result.info.terminal_reason ?? result.info.truncated_reason
+  const turn = finalStep ? (finalStep.call.arguments as FinalReply).turn : undefined
   return {
     row_index: options.rowIndex,
     sample: options.sample,
@@ -65,14 +82,18 @@ export function gateEpisode(options: {
     success: status === 'scored' && result.reward > 0,
     end: result.end,
     turns: result.counts.turns,
-    tool_calls: result.steps.filter((step) => step.call.name !== finalAction).length,
+    tool_calls: result.steps.filter((step) => !isFinal(step)).length,
     invalid_tool_calls: result.counts.invalid_actions,
     answer_valid: answered ? outcome.valid === true : null,
     answer_code: answered && typeof outcome.code === 'string' ? outcome.code : null,
     parse_issue_turns: result.turns.filter((turn) => lostCodes(turn).length > 0).length,
     parse_issue_codes: codes,
+    valid_calls: validCalls,
+    answer_class: answer ? `${String(answer.choice_id)}|${String(answer.level)}` : null,
+    outcome: typeof ended === 'string' ? ended : null,
     ...(result.fault ? { fault: { code: result.fault.code, message: result.fault.message } } : {}),
     usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
+    ...(options.keepTrajectory && turn ? { final_turn: { text: turn.text, open_think: turn.openThink } } : {}),
     ...(options.keepTrajectory ? { trajectory: trimmed } : {}),
   }
 }

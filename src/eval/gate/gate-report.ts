@@ -5,6 +5,14 @@
  */
 import { z } from 'zod'
 import type { GateEpisode } from './gate-episode.js'
+import {
+  type GateProfile,
+  type GateReason,
+  gateReasonCodes,
+  gateSignals,
+  learningSignalRule,
+  signalReasons,
+} from './gate-reasons.js'
 import { isFormalBounds, judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
 
 export const gateReportFormat = 'releaseops-rollout-gate-v1'
@@ -28,6 +36,33 @@ export const gateReportSchema = z.looseObject({
   rate: z.number().nullable(),
   nonzero_reward_rate: z.number().nullable(),
   ci95: z.tuple([z.number(), z.number()]).nullable(),
+  /** Why the gate failed, each coded (empty when it passed or could not judge). */
+  reasons: z.array(
+    z.looseObject({
+      code: z.enum(gateReasonCodes),
+      message: z.string(),
+      measured: z.number().nullable(),
+      threshold: z.number().nullable(),
+    }),
+  ),
+  signals: z.looseObject({
+    profile: z.string().nullable(),
+    tool_use: z.looseObject({ tools: z.array(z.string()), episodes: z.number(), share: z.number().nullable() }).nullable(),
+    answers: z
+      .looseObject({
+        valid: z.number(),
+        classes: z.number(),
+        top_class: z.string().nullable(),
+        top_share: z.number().nullable(),
+        effective_classes: z.number().nullable(),
+        label_effective_classes: z.number().nullable(),
+        effective_ratio: z.number().nullable(),
+      })
+      .nullable(),
+    ships: z
+      .looseObject({ ships: z.number(), safe: z.number(), unsafe: z.number(), unsafe_share: z.number().nullable() })
+      .nullable(),
+  }),
   per_prompt: z.looseObject({
     samples_per_prompt: z.number(),
     prompts: z.number(),
@@ -77,6 +112,10 @@ export interface GateContext {
   exploration?: boolean
   /** The fewest scored episodes the gate may pass on (default: every episode it was given). */
   minDenominator?: number
+  /** What the task needs besides the rate (`gateProfileFor(envId)`); null: rate and learning signal only. */
+  profile?: GateProfile | null
+  /** The split's label class per row (grading), the yardstick of answer diversity. */
+  labels?: readonly string[]
   startedAt: Date
   finishedAt: Date
 }
@@ -98,8 +137,27 @@ export function buildGateReport(episodes: readonly GateEpisode[], context: GateC
   const minDenominator = context.minDenominator ?? episodes.length
   const formal = context.exploration !== true && isFormalBounds(context.bounds)
   const enough = verdict.denominator >= minDenominator
-  const status =
-    unscored.length > 0 || scored.length === 0 ? 'infrastructure_error' : verdict.passed && enough ? 'passed' : 'failed'
+  const perPrompt = promptSignal(byPrompt, context.limits.samples)
+  const profile = context.profile ?? null
+  const signals = gateSignals({ scored, profile, ...(context.labels ? { labels: context.labels } : {}) })
+  const reasons: GateReason[] = []
+  if (!verdict.passed)
+    reasons.push({
+      code: 'rate_out_of_bounds',
+      message: `nonzero-reward rate ${verdict.numerator}/${verdict.denominator} is outside [${context.bounds.lower}, ${context.bounds.upper}]`,
+      measured: verdict.rate,
+      threshold: null,
+    })
+  if (!enough)
+    reasons.push({
+      code: 'denominator_below_minimum',
+      message: `${verdict.denominator} scored episodes; the gate needs ${minDenominator}`,
+      measured: verdict.denominator,
+      threshold: minDenominator,
+    })
+  reasons.push(...signalReasons({ samples: context.limits.samples, mixedShare: perPrompt.mixed_share, signals, profile }))
+  const infrastructure = unscored.length > 0 || scored.length === 0
+  const status = infrastructure ? 'infrastructure_error' : reasons.length === 0 ? 'passed' : 'failed'
   const toolCalls = scored.reduce((sum, episode) => sum + episode.tool_calls, 0)
   return {
     format: gateReportFormat,
@@ -115,13 +173,17 @@ export function buildGateReport(episodes: readonly GateEpisode[], context: GateC
       formal,
       min_denominator: minDenominator,
       ...(enough ? {} : { refusal: `denominator ${verdict.denominator} < ${minDenominator}` }),
+      learning_signal: { min_samples: learningSignalRule.minSamples, min_mixed_share: learningSignalRule.minMixedShare },
+      profile: profile === null ? null : { ...profile },
     },
+    reasons: infrastructure ? [] : reasons.map((reason) => ({ ...reason })),
+    signals: { profile: profile?.name ?? null, ...signals },
     numerator: verdict.numerator,
     denominator: verdict.denominator,
     rate: status === 'infrastructure_error' ? null : verdict.rate,
     nonzero_reward_rate: status === 'infrastructure_error' ? null : verdict.rate,
     ci95: status === 'infrastructure_error' ? null : verdict.ci95,
-    per_prompt: { ...promptSignal(byPrompt, context.limits.samples) },
+    per_prompt: { ...perPrompt },
     parse_failures: {
       episodes: scored.filter((episode) => episode.parse_issue_turns > 0 || episode.answer_valid === false).length,
       tool_call_turns: scored.reduce((sum, episode) => sum + episode.parse_issue_turns, 0),

@@ -10,9 +10,11 @@ import type { AnyEnv } from '../../core/env/env-api.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
 import { toOpenAiTool } from '../../core/tools/define-tool.js'
+import { gradingAnswerContract } from '../../envs/grading/final-answer-text.js'
 import { finalResponseAction, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { envRolloutSource } from './env-rollout-source.js'
+import { gateProfileFor } from './gate-reasons.js'
 import { formalGateBounds, isFormalBounds, requiredGateDenominator } from './rollout-gate-rule.js'
 import type { GateRow } from './run-gate-episodes.js'
 import { type RolloutGateResult, runRolloutGate } from './run-rollout-gate.js'
@@ -78,12 +80,15 @@ function chatAndLoop(mode: string, grading: boolean, maxEpisodeSteps: number) {
         mode === 'native'
           ? 'endpoint tool parser'
           : `releaseops ${mode} parser${mode.startsWith('qwen3.5') ? ' (qwen3_coder XML)' : ''}`,
+      ...(grading ? { answer_contract: gradingAnswerContract } : {}),
     },
     loop: {
       max_assistant_turns: maxEpisodeSteps,
       max_user_turns: maxEpisodeSteps - (grading ? 1 : 0),
       max_parallel_calls: 1,
-      final_reply: grading ? `assistant text without tool calls → ${finalResponseAction}` : 'none (the env ends the episode)',
+      final_reply: grading
+        ? `the turn without a tool call, read by ${gradingAnswerContract} → ${finalResponseAction}; a model's own ${finalResponseAction} call is unknown_tool`
+        : 'none (the env ends the episode)',
     },
   }
 }
@@ -147,6 +152,8 @@ export async function gateRollout(request: GateRolloutRequest): Promise<GateRoll
       },
       bounds,
       minDenominator,
+      profile: gateProfileFor(spec.id),
+      ...(source.rows.every((row) => row.label !== undefined) ? { labels: source.rows.map((row) => row.label as string) } : {}),
       ...(request.exploration ? { exploration: true } : {}),
     },
   })

@@ -2,7 +2,9 @@
  * @module eval/gate: the grading env as an RL rollout sees it. The episode's prompt comes from the release
  * row (VeRL's `raw_prompt`), so the reset observation adds no text to the conversation; the row's prompt
  * must equal the env's own reset prompt for that metadata, byte for byte, or the reset is refused. Rows of
- * several datasets (a mixture) each run on their own dataset's task (its grading standard).
+ * several datasets (a mixture) each run on their own dataset's task (its grading standard). The model's
+ * tools are the four category tools: only the loop's `FinalReply` answers, and a model's call named
+ * `final_response` is `unknown_tool`, as VeRL answers a call to a tool it was not given.
  */
 import type { Env, ResetParams, ResetResult, StepResult, ToolCall } from '../../core/env/env-api.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
@@ -16,8 +18,12 @@ export class GradingRolloutEnv implements Env<GradingObservation> {
   private readonly envs: Map<string, GradingEnv>
   private current: GradingEnv | undefined
 
-  constructor(options: { tasks: Readonly<Record<string, GradingTask>> }) {
-    this.envs = new Map(Object.entries(options.tasks).map(([dataset, task]) => [dataset, new GradingEnv({ task })]))
+  /** `finalReplyOnly: false` for a scripted model's shadow env, whose policies answer with plain `final_response`. */
+  constructor(options: { tasks: Readonly<Record<string, GradingTask>>; finalReplyOnly?: boolean }) {
+    const finalReplyOnly = options.finalReplyOnly ?? true
+    this.envs = new Map(
+      Object.entries(options.tasks).map(([dataset, task]) => [dataset, new GradingEnv({ task, finalReplyOnly })]),
+    )
   }
 
   reset(params: ResetParams = {}): ResetResult<GradingObservation> {

@@ -14,6 +14,8 @@ export interface GateRow {
   dataset: string | null
   reset: ResetParams
   prompt: unknown
+  /** The row's label class (grading: `<category_id>|<level>`), for the answer-diversity yardstick. */
+  label?: string
 }
 
 export interface GateLoopSettings {

@@ -25,6 +25,12 @@ export interface ScriptedAccuracyOptions {
   malformed?: ReadonlySet<string>
   /** Tool calls before the answer (search, then details of its first candidate, …). */
   toolCalls?: number
+  /**
+   * Source ids answered right on every other sample, the first one right (a sampled model's mixed
+   * prompts). `answered` counts the answers per source across episodes; share it between the policies a
+   * registry creates, so exactly half of a prompt's samples are right whatever the order they run in.
+   */
+  alternate?: { sources: ReadonlySet<string>; answered: Map<string, number> }
 }
 
 /** The policy behind the model: real tool calls, then the chosen kind of answer. */
@@ -46,7 +52,14 @@ export function scriptedAccuracyPolicy(options: ScriptedAccuracyOptions): Policy
         : { name: 'get_category_details', arguments: { choice_ids: [first ?? hidden.choice_id] } }
     }
     let content: string
-    if (options.correct.has(hidden.source_id)) content = JSON.stringify({ answer: hidden.choice_id, level: hidden.level })
+    const alternate = options.alternate
+    let right = options.correct.has(hidden.source_id)
+    if (alternate?.sources.has(hidden.source_id)) {
+      const count = alternate.answered.get(hidden.source_id) ?? 0
+      alternate.answered.set(hidden.source_id, count + 1)
+      right = count % 2 === 0
+    }
+    if (right) content = JSON.stringify({ answer: hidden.choice_id, level: hidden.level })
     else if (options.malformed?.has(hidden.source_id))
       content = `I believe it is category ${hidden.choice_id}, level ${hidden.level}.`
     else {

@@ -148,12 +148,13 @@ export async function releaseRolloutSource(options: {
       dataset: row.extra_info.dataset,
       reset: { options: { row: clean } },
       prompt: row.prompt,
+      label: `${row.reward_model.ground_truth}|${row.extra_info.ground_truth_level}`,
     }
   })
   return {
     rows,
     createEnv: () => withStepLimit(new GradingRolloutEnv({ tasks }), gradingV1Spec.maxEpisodeSteps),
-    createBareEnv: () => new GradingRolloutEnv({ tasks }),
+    createBareEnv: () => new GradingRolloutEnv({ tasks, finalReplyOnly: false }),
     release: {
       directory: options.directory,
       kind: lineage.kind,

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parquetMetadata } from 'hyparquet'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { gradingGateProfile, signalReasons } from '../../eval/gate/gate-reasons.js'
 import { gateReportSchema } from '../../eval/gate/gate-report.js'
 import { formalGateBounds, requiredGateDenominator } from '../../eval/gate/rollout-gate-rule.js'
 import { modelFamilyFacts } from './model-family.js'
@@ -51,6 +52,20 @@ export function gateRefusals(
       'gate_not_passed',
       `the gate ${report.status === 'failed' ? `failed (rate ${report.rate})` : 'ended in an infrastructure error'}`,
     )
+  // Every reason the report gives, and every one today's thresholds find in its signals (an older or
+  // edited report is judged again, not trusted).
+  const judged = signalReasons({
+    samples: report.limits.samples,
+    mixedShare: report.per_prompt.mixed_share,
+    signals: report.signals,
+    profile: gradingGateProfile,
+  })
+  for (const code of new Set([...report.reasons, ...judged].map((reason) => reason.code)))
+    if (code !== 'rate_out_of_bounds' && code !== 'denominator_below_minimum')
+      refuse(
+        `gate_${code}`,
+        (judged.find((reason) => reason.code === code) ?? report.reasons.find((reason) => reason.code === code))?.message ?? code,
+      )
   if (rule.lower !== formalGateBounds.lower || rule.upper !== formalGateBounds.upper || rule.formal !== true)
     refuse(
       'gate_bounds_not_formal',

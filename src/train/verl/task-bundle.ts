@@ -8,6 +8,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChatTool } from '../../chat/chat-message.js'
+import { chatFormat } from '../../chat/format-registry.js'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { toOpenAiTool } from '../../core/tools/define-tool.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
@@ -39,8 +40,12 @@ interface FileEntry {
 export interface TaskBundle {
   format: typeof taskBundleFormat
   trajectory_format: string
-  /** The run's chat-template thinking flag (a reply starts inside an opened think block when true). */
+  /** The run's chat-template thinking flag. */
   enable_thinking: boolean
+  /** Whether the generation prompt leaves a reply inside an opened think block (Qwen3.5 with thinking on). */
+  open_think: boolean
+  /** What the generation prompt writes after `<|im_start|>assistant\n` (the answer contract drops it). */
+  generation_prefill: string
   registry: FileEntry
   corpus: FileEntry
   task_config: FileEntry | null
@@ -61,8 +66,21 @@ function copyInto(directory: string, relative: string, source: string): FileEntr
   return { path: relative, sha256: sha256Hex(bytes) }
 }
 
-/** Writes the bundle into `directory`; returns it with the loaded task of every dataset. */
-export function writeTaskBundle(options: { directory: string; files: TaskBundleFiles; enableThinking: boolean }): {
+/** What a chat format's generation prompt writes after the assistant header, and whether it opens a think block. */
+export function generationPrompt(formatId: string, enableThinking: boolean): { prefill: string; openThink: boolean } {
+  const format = chatFormat(formatId)
+  const text = format.render({ messages: [{ role: 'user', content: '.' }], addGenerationPrompt: true, enableThinking })
+  const header = '<|im_start|>assistant\n'
+  return { prefill: text.slice(text.lastIndexOf(header) + header.length), openThink: format.opensThink(enableThinking) }
+}
+
+/** Writes the bundle into `directory` (`chatFormat`: the model family's, default qwen3.5); returns it with each dataset's task. */
+export function writeTaskBundle(options: {
+  directory: string
+  files: TaskBundleFiles
+  enableThinking: boolean
+  chatFormat?: string
+}): {
   bundle: TaskBundle
   tasks: Record<string, LoadedTask>
 } {
@@ -81,10 +99,13 @@ export function writeTaskBundle(options: { directory: string; files: TaskBundleF
     datasets[dataset] = { grading: copyInto(directory, join('task', 'grading', `${dataset}.json`), grading.path) }
   }
   const first = Object.values(tasks)[0] as LoadedTask
+  const generation = generationPrompt(options.chatFormat ?? 'qwen3.5', options.enableThinking)
   const bundle: TaskBundle = {
     format: taskBundleFormat,
     trajectory_format: nativeToolTrajectoryFormat,
     enable_thinking: options.enableThinking,
+    open_think: generation.openThink,
+    generation_prefill: generation.prefill,
     registry: copyInto(directory, join('task', 'registry.json'), files.registry),
     corpus: copyInto(directory, join('task', 'corpus.json'), files.corpus),
     task_config: files.taskConfig ? copyInto(directory, join('task', 'task_config.json'), files.taskConfig) : null,

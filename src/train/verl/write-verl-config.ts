@@ -178,6 +178,7 @@ export async function runVerlConfig(options: {
         directory: staging,
         files: { ...options.task, datasets: release.datasets },
         enableThinking: settings.enable_thinking,
+        chatFormat: modelFamilyFacts[family].chat_format,
       })
       const packageDirectory = verlPythonPackageDirectory()
       cpSync(packageDirectory, join(staging, verlRunFiles.package), {
