@@ -1,7 +1,9 @@
 /** @module eval: the summary of a run, keyed by policy name: overall plus one block per group value. */
 import type { JsonObject } from '../core/json/json-value.js'
 import type { EpisodeRecord } from './episode-record.js'
-import { outcomeKeys, type SummaryBlock, summarizeEpisodes } from './summarize-episodes.js'
+import { outcomeKeys, type SummarizedEpisode, type SummaryBlock, summarizeEpisodes } from './summarize-episodes.js'
+
+type Clustered = SummarizedEpisode & { row: EpisodeRecord['row'] }
 
 export interface PolicySummary {
   overall: SummaryBlock
@@ -11,19 +13,32 @@ export interface PolicySummary {
 
 export type EvalSummary = Record<string, PolicySummary>
 
-export function buildSummary(records: readonly EpisodeRecord[], groupBy: readonly string[]): EvalSummary {
+export interface BuildSummaryOptions {
+  /**
+   * The dataset row an episode played, so that repeats of a row (`--repeat`, a model's samples) count as
+   * one cluster in every interval. Default: the record's `rowIndex`.
+   */
+  rowOf?: (record: EpisodeRecord) => number | string
+}
+
+export function buildSummary(
+  records: readonly EpisodeRecord[],
+  groupBy: readonly string[],
+  options: BuildSummaryOptions = {},
+): EvalSummary {
   const keys = outcomeKeys(records)
-  const byPolicy = new Map<string, EpisodeRecord[]>()
+  const rowOf = options.rowOf ?? ((record: EpisodeRecord) => record.rowIndex)
+  const byPolicy = new Map<string, Clustered[]>()
   for (const record of records) {
     const list = byPolicy.get(record.policy) ?? []
-    list.push(record)
+    list.push({ reward: record.reward, outcome: record.outcome, cluster: rowOf(record), row: record.row })
     byPolicy.set(record.policy, list)
   }
   const summary: EvalSummary = {}
   for (const [policy, episodes] of byPolicy) {
     const policySummary: PolicySummary = { overall: summarizeEpisodes(episodes, keys) }
     for (const group of groupBy) {
-      const buckets = new Map<string, EpisodeRecord[]>()
+      const buckets = new Map<string, Clustered[]>()
       for (const episode of episodes) {
         const value = episode.row[group]
         if (value === undefined || value === null) continue
