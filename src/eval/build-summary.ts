@@ -28,14 +28,15 @@ export function buildSummary(
 ): EvalSummary {
   const keys = outcomeKeys(records)
   const rowOf = options.rowOf ?? ((record: EpisodeRecord) => record.rowIndex)
-  const byPolicy = new Map<string, Clustered[]>()
+  const byPolicy = new Map<string, EpisodeRecord[]>()
   for (const record of records) {
     const list = byPolicy.get(record.policy) ?? []
-    list.push({ reward: record.reward, outcome: record.outcome, cluster: rowOf(record), row: record.row })
+    list.push(record)
     byPolicy.set(record.policy, list)
   }
   const summary: EvalSummary = {}
-  for (const [policy, episodes] of byPolicy) {
+  for (const [policy, records] of byPolicy) {
+    const episodes = withClusters(records, rowOf)
     const policySummary: PolicySummary = { overall: summarizeEpisodes(episodes, keys) }
     for (const group of groupBy) {
       const buckets = new Map<string, Clustered[]>()
@@ -54,6 +55,21 @@ export function buildSummary(
     summary[policy] = policySummary
   }
   return summary
+}
+
+/**
+ * The records with their row as `cluster` when some row was played more than once; as they are when every
+ * row was played once (each episode is its own cluster: no grouping to do in any block).
+ */
+function withClusters(records: readonly EpisodeRecord[], rowOf: (record: EpisodeRecord) => number | string): Clustered[] {
+  const rows = records.map(rowOf)
+  if (new Set(rows).size === records.length) return records as readonly Clustered[] as Clustered[]
+  return records.map((record, index) => ({
+    reward: record.reward,
+    outcome: record.outcome,
+    cluster: rows[index] as number | string,
+    row: record.row,
+  }))
 }
 
 /** Columns of the printed table, in order. */

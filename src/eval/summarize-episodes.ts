@@ -6,6 +6,7 @@ import type { EpisodeOutcome } from '../core/env/env-dataset.js'
 import type { JsonObject } from '../core/json/json-value.js'
 import { pythonRound } from '../core/python/python-round.js'
 import { clusteredInterval, type RowTally } from './clustered-interval.js'
+import { wilsonInterval } from './wilson-interval.js'
 
 export interface SummarizedEpisode {
   reward: number
@@ -39,8 +40,17 @@ export function summarizeEpisodes(
   }
   const intervals: JsonObject = {}
   const effective: JsonObject = {}
-  const rows = rowsOf(episodes)
+  const rows = episodes.some((episode) => episode.cluster !== undefined) ? rowsOf(episodes) : undefined
+  const repeated = rows !== undefined && rows.length < episodes.length
   for (const rate of keys.rates) {
+    if (!repeated) {
+      // One episode per row: the plain Wilson interval (what clusteredInterval gives, without the grouping).
+      const successes = episodes.reduce((total, episode) => total + (episode.outcome.rates[rate] ? 1 : 0), 0)
+      block[`${rate}_rate`] = round3(episodes.length === 0 ? 0 : successes / episodes.length)
+      const interval = wilsonInterval(successes, episodes.length)
+      intervals[`${rate}_rate`] = interval === null ? null : [round3(interval[0]), round3(interval[1])]
+      continue
+    }
     const tallies: RowTally[] = rows.map((members) => ({
       trials: members.length,
       successes: members.reduce((total, episode) => total + (episode.outcome.rates[rate] ? 1 : 0), 0),
@@ -56,10 +66,9 @@ export function summarizeEpisodes(
     block[`avg_${value}`] = round3(mean(episodes.map((episode) => episode.outcome.values[value] ?? 0)))
   }
   block.ci95 = intervals
-  const repeated = rows.length < episodes.length
   block.ci95_basis = {
     method: repeated ? 'wilson_row_clustered' : 'wilson',
-    rows: rows.length,
+    rows: rows?.length ?? episodes.length,
     episodes: episodes.length,
     ...(repeated ? { effective_n: effective } : {}),
   }
