@@ -24,7 +24,7 @@ const open: { close(): Promise<void> }[] = []
 afterAll(async () => {
   for (const item of open.reverse()) await item.close()
   rmSync(outputs, { recursive: true, force: true })
-})
+}, 120_000)
 
 async function serve(): Promise<ServerProcess> {
   const server = await spawnServer(['--token', token], { env: { RELEASEOPS_OUTPUTS_DIR: outputs } })
@@ -131,5 +131,5 @@ describe('eval job status after a restart', () => {
     expect(marker(failed.job_id as string).state).toBe('failed')
     expect(marker(degraded.job_id as string).state).toBe('degraded')
     expect(marker(running.job_id as string).state).toBe('interrupted')
-  }, 240_000)
+  }, 420_000)
 })
