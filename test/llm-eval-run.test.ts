@@ -14,12 +14,14 @@ import { type FaultPlan, randomFaults } from '../src/agent/scripted/fault-plan.j
 import { type MockOpenAiServer, startMockOpenAiServer } from '../src/agent/scripted/mock-openai-server.js'
 import { ScriptedPolicyModel } from '../src/agent/scripted/scripted-policy-model.js'
 import { ReleaseOpsError } from '../src/core/errors/release-ops-error.js'
+import { pythonRound } from '../src/core/python/python-round.js'
 import { envRegistry, policyRegistry } from '../src/envs/index.js'
 import { buildSummary } from '../src/eval/build-summary.js'
 import type { LlmEpisodeLine } from '../src/eval/llm-episode-record.js'
 import { buildLlmSummary } from '../src/eval/llm-summary.js'
 import { runEval } from '../src/eval/run-eval.js'
 import { runLlmEval } from '../src/eval/run-llm-eval.js'
+import { wilsonInterval } from '../src/eval/wilson-interval.js'
 
 const envId = 'releaseops-v1'
 const dataset = envRegistry.get(envId).dataset!
@@ -165,6 +167,12 @@ describe('LLM eval over HTTP', () => {
     const passK = summary['phase-aware-rule']!.overall.llm as { pass_k: Record<string, unknown> }
     const safe = summary['phase-aware-rule']!.overall.safe_ship_rate
     expect(passK.pass_k).toEqual({ success: 'safe_ship', rows: 10, 'pass^1': safe, 'pass^2': safe, 'pass^3': safe })
+    // Samples of one row are clustered: three samples that agree count as one row in every interval.
+    const overall = summary['phase-aware-rule']!.overall
+    expect(overall.ci95_basis).toMatchObject({ method: 'wilson_row_clustered', rows: 10, episodes: 30 })
+    expect((overall.ci95 as Record<string, unknown>).safe_ship_rate).toEqual(
+      wilsonInterval(Math.round((safe as number) * 10), 10)!.map((bound) => pythonRound(bound, 3)),
+    )
   })
 
   it('an interrupted run resumes from its episodes file without repeating finished episodes', async () => {

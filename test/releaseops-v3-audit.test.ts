@@ -72,7 +72,66 @@ describe('releaseops-v3 exploit audit', () => {
     expect(slice('held-out mix').catches_memoriser).toBe(false)
     expect(slice('held-out mix').memoriser_drop).toBeLessThan(0.3)
     expect(Object.keys(report.memoriser!.lookup)).toContain('careful_qa_safe/high')
+
+    // Reward against safety (issue 34): every played policy, perturbed readers included, with its shares.
+    const safety = report.reward_safety!
+    const perturbed = report.rows.filter((item) => item.group === 'perturbed')
+    expect(perturbed).toHaveLength(18)
+    expect(safety.policies).toBe(report.rows.length)
+    for (const item of report.rows) expect(item.unsafe_rate! + item.safe_rate!, item.name).toBeLessThanOrEqual(1)
+    expect(row('approve-everything').unsafe_rate).toBeGreaterThan(0.5)
+    expect(row('dissent-first-reader~reckless@0.6').unsafe_rate).toBeGreaterThan(row('dissent-first-reader').unsafe_rate!)
+    expect(row('dissent-first-reader~over-blocking@0.6').unsafe_rate).toBeLessThanOrEqual(
+      row('dissent-first-reader').unsafe_rate!,
+    )
+    // v3 ranks by safe ships, hardly by unsafe ones: shipping blind outscores doing nothing.
+    expect(safety.safe.spearman).toBeGreaterThan(0.9)
+    expect(safety.low_unsafe.spearman).toBeLessThan(0.3)
+    expect(safety.discordant).toContainEqual(
+      expect.objectContaining({ higher: 'approve-everything', lower: 'never-call-a-tool', net_behind: true }),
+    )
+    expect(safety.discordant_net_behind).toBe(safety.discordant.filter((pair) => pair.net_behind).length)
+    // Per episode, caution can cost more than an unsafe ship; the penalty that would reverse that makes
+    // (almost) doing nothing the best evidence-free strategy, and the audit would still pass.
+    expect(safety.episodes.unsafe_always_worse).toBe(false)
+    expect(safety.episodes.worst_cautious!.reward).toBeLessThan(safety.episodes.best_unsafe!.reward)
+    expect(safety.episodes.penalty_needed).toBeLessThanOrEqual(-2)
+    expect(safety.best_exploit!.spread).toBeGreaterThan(0.5)
+    const needed = safety.at_penalty_needed!
+    expect(needed.low_unsafe.spearman).toBeGreaterThan(safety.low_unsafe.spearman! + 0.3)
+    // There the best evidence-free strategy is to (all but) never ship: never-call-a-tool's −0.6 or within 0.01 of it.
+    expect(Math.abs(needed.best_exploit!.avg_reward - row('never-call-a-tool').avg_reward)).toBeLessThanOrEqual(0.01)
+    expect(row(needed.best_exploit!.name).safe_rate! + row(needed.best_exploit!.name).unsafe_rate!).toBeLessThan(0.25)
+    expect(needed.exploits_below_threshold).toBe(true)
   }, 120_000)
+
+  it('the wide split gives every slice a 95% half-width of at most 0.1 for every ladder policy', () => {
+    const wideRows = dataset.rows('eval_wide')
+    const options = envAuditOptions({
+      envId,
+      registration,
+      createEnv: () => makeEnv(envId),
+      policy: (name) => policyRegistry.create(envId, name),
+      rows: wideRows,
+      screen: 0,
+      finalists: 0,
+    })
+    const { memoriser: _memoriser, ...withoutMemoriser } = options
+    const report = runExploitAudit({
+      ...withoutMemoriser,
+      exploits: [],
+      perturbed: [],
+      search: { candidates: [], screenResets: 0, finalists: 0 },
+    })
+    expect(report.slices.map((item) => [item.name, item.scores.naive!.episodes])).toEqual([
+      ['eval_seen', 1000],
+      ['held-out mix', 1000],
+      ['held-out families', 1000],
+    ])
+    for (const slice of report.slices)
+      for (const [policy, score] of Object.entries(slice.scores))
+        expect((score.ci95[1] - score.ci95[0]) / 2, `${policy} on ${slice.name}`).toBeLessThanOrEqual(0.1)
+  }, 180_000)
 
   it('fails when a held-out slice stops catching the memoriser (a leaky slice: held-out families replaced by seen ones)', () => {
     const options = auditOptions()
@@ -136,6 +195,9 @@ describe('releaseops-v3 exploit audit', () => {
     expect(result.stdout).toContain('held-out families: ')
     expect(result.stdout).toMatch(/v2-exploit-each-claim\s+exploit\s+-\d\.\d{3}\s+\[/)
     expect(result.stdout).toContain('PASSED')
+    expect(result.stdout).toMatch(/reward against safety over \d+ played policies/)
+    expect(result.stdout).toMatch(/rank agreement of reward with a low unsafe rate: Spearman -?\d\.\d{3}, Kendall -?\d\.\d{3}/)
+    expect(result.stdout).toMatch(/discordant pairs \(the higher reward ships unsafe more often\): \d+/)
     const none = runCli(['env', 'audit', '--env', 'grading-v1'])
     expect(none.status).toBe(2)
     expect(none.stderr).toContain('error[no_env_audit]')

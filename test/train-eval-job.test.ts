@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envRegistry } from '../src/envs/index.js'
 import { buildSummary } from '../src/eval/build-summary.js'
 import { runEval } from '../src/eval/run-eval.js'
+import { stratifiedRows } from '../src/eval/stratified-rows.js'
 import { type OperationsServer, startOperationsServer, waitFor } from './train-support/operations-server.js'
 import { phaseAwareEndpoint } from './train-support/phase-aware-endpoint.js'
 
@@ -43,12 +44,16 @@ describe('eval jobs', () => {
       env_id: 'releaseops-v2',
     })
     const job = await finished()
-    expect(job).toMatchObject({ state: 'succeeded', done: 80, total: 80, error: null })
-    const rows = envRegistry.get('releaseops-v2').dataset?.rows('eval').slice(0, 40) ?? []
+    expect(job).toMatchObject({ state: 'succeeded', done: 80, total: 80, error: null, scored: 80, unscored: 0 })
+    // 40 rows spread over the split's slices, not its first 40 (all eval_seen).
+    const dataset = envRegistry.get('releaseops-v2').dataset!
+    expect(job.rows).toEqual({ selected: 40, of: 500, selection: 'stratified', by: [...dataset.groupBy] })
+    const rows = stratifiedRows(dataset.rows('eval'), 40, dataset.groupBy)
     const expected = buildSummary(
       await runEval({ envId: 'releaseops-v2', rows, policies: ['naive', 'phase-aware-rule'] }),
-      envRegistry.get('releaseops-v2').dataset?.groupBy ?? [],
+      dataset.groupBy,
     )
+    expect(Object.keys(expected.naive?.by_split ?? {})).toEqual(['eval_seen', 'eval_unseen'])
     const summary = job.summary as Record<string, Json>
     for (const policy of ['naive', 'phase-aware-rule']) {
       const { run, ...blocks } = summary[policy] as Json

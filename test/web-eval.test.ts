@@ -1,8 +1,8 @@
 /**
- * The eval page in headless Chromium: an eval job started from the form (two baseline policies on the
- * first rows of a split) runs on the server; its summary appears as tables whose cells are the job's
- * own numbers with their Wilson 95% intervals, per-family charts are drawn with one dataset per policy,
- * and the summary file the job wrote under the outputs root can be reopened from the file list.
+ * The eval page in headless Chromium: an eval job started from the form (two baseline policies on rows
+ * spread over the slices of a split) runs on the server; its summary appears as tables whose cells are
+ * the job's own numbers with their Wilson 95% intervals, per-family charts are drawn with one dataset
+ * per policy, and the summary file the job wrote under the outputs root can be reopened from the file list.
  */
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'

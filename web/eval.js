@@ -169,7 +169,9 @@ function showJob(status) {
     status.state === 'idle'
       ? ''
       : `Job ${status.job_id}: ${status.state} (${status.done}/${status.total})${status.error ? ` · ${status.error.code}: ${status.error.message}` : ''}`
-  if (status.state === 'succeeded' && status.summary) showSummary(status.summary, status.summary_path)
+  // A degraded job's summary stands, its reason beside it; a failed, cancelled or interrupted one has none.
+  if ((status.state === 'succeeded' || status.state === 'degraded') && status.summary)
+    showSummary(status.summary, status.summary_path)
 }
 
 async function follow() {
@@ -187,7 +189,7 @@ async function follow() {
   }
 }
 
-/** One line for a job that ended: state, rows done, and its error when it failed. */
+/** One line for a job that ended: state, rows done, and why when it is not `succeeded`. */
 function jobEnd(status) {
   const error = status.error ? `: ${status.error.code}: ${status.error.message}` : ''
   return `Eval job ${status.job_id} ${status.state} (${status.done}/${status.total})${error}.`

@@ -2,76 +2,55 @@
  * @module eval: `/api/eval` as a background job, one at a time: baseline policies, or a model behind an
  * OpenAI-compatible endpoint, over one of the env's dataset splits. Results land under the outputs root
  * (`evals/<job_id>/summary.json` and `episodes.jsonl`, which the dashboard's eval and replay pages read).
+ * The job's status is on disk from its start (`job.json`, eval-job-marker.ts), so a restart shows the
+ * last job as it ended, or `interrupted` when the server stopped under it; a job's end is judged by how
+ * many of its episodes were scored (eval-job-verdict.ts).
  *
  * A request names a split, never a server file. No API key is ever sent to the caller's endpoint: the
  * server's credentials must not travel to a URL a request chose (use the CLI for keyed APIs).
  */
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { createWriteStream } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import { z } from 'zod'
-import { modelModes } from '../agent/chat-model.js'
-import { createChatModel } from '../agent/create-chat-model.js'
-import { modelAgent } from '../agent/model-agent.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../core/registry/policy-registry.js'
-import { buildSummary, type EvalSummary } from './build-summary.js'
-import { episodeLine } from './episode-record.js'
+import type { EvalSummary } from './build-summary.js'
 import { EvalJobError } from './eval-job-error.js'
-import { buildLlmSummary } from './llm-summary.js'
-import { runEval } from './run-eval.js'
-import { runFingerprint } from './run-fingerprint.js'
-import { runLlmEval } from './run-llm-eval.js'
+import { type EvalJobMarker, type EvalJobRecord, recoverEvalJobs, writeEvalJobMarker } from './eval-job-marker.js'
+import type { EvalJobRequest } from './eval-job-request.js'
+import { defaultMaxFailureShare, judgeEvalJob } from './eval-job-verdict.js'
+import { type EvalJobWork, type EvalJobWorkResult, runEvalJobWork } from './eval-job-work.js'
+import { stratifiedRows } from './stratified-rows.js'
 
-export const evalJobRequestSchema = z
-  .strictObject({
-    env_id: z.string().min(1).max(100).optional(),
-    split: z.string().min(1).max(64).default('eval').describe('A split the env generates (never a file on the server).'),
-    max_rows: z.int().min(1).max(100_000).optional().describe('The first n rows of the split.'),
-    policies: z.array(z.string().min(1).max(100)).min(1).max(16).optional().describe('Baseline policies (default: all).'),
-    model: z
-      .strictObject({
-        name: z.string().min(1).max(200),
-        base_url: z
-          .url({ protocol: /^https?$/ })
-          .max(2048)
-          .describe('OpenAI-compatible endpoint, e.g. http://127.0.0.1:8001/v1.'),
-        mode: z.enum(modelModes).default('native'),
-        concurrency: z.int().min(1).max(64).default(4),
-        max_tokens: z.int().min(1).max(32_768).optional(),
-        temperature: z.number().min(0).max(2).optional(),
-        max_turns: z.int().min(1).max(256).optional(),
-        samples: z.int().min(1).max(16).default(1),
-        enable_thinking: z.boolean().optional(),
-      })
-      .optional()
-      .describe('Evaluate a model instead of policies (no API key is sent).'),
-  })
-  .refine((value) => value.model === undefined || value.policies === undefined, {
-    message: 'Give policies or a model, not both.',
-    path: ['model'],
-  })
+export type { EvalJobState } from './eval-job-marker.js'
 
-export type EvalJobRequest = z.output<typeof evalJobRequestSchema>
-export type EvalJobState = 'idle' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+export { type EvalJobRequest, evalJobRequestSchema } from './eval-job-request.js'
 
-export interface EvalJobStatus {
-  state: EvalJobState
-  job_id: string | null
-  env_id: string | null
-  split: string | null
-  agents: string[]
-  done: number
-  total: number
-  started_at: string | null
-  ended_at: string | null
-  /** Relative to the outputs root. */
-  summary_path: string | null
-  episodes_path: string | null
-  error: { code: string; message: string } | null
+export interface EvalJobStatus extends EvalJobRecord {
   summary: EvalSummary | null
+}
+
+const idle: EvalJobStatus = {
+  state: 'idle',
+  job_id: null,
+  env_id: null,
+  split: null,
+  agents: [],
+  done: 0,
+  total: 0,
+  rows: null,
+  started_at: null,
+  ended_at: null,
+  summary_path: null,
+  episodes_path: null,
+  error: null,
+  scored: null,
+  unscored: null,
+  failure_share: null,
+  max_failure_share: null,
+  summary: null,
 }
 
 export interface EvalJobRunnerOptions {
@@ -88,27 +67,21 @@ export interface EvalJobRunnerOptions {
 
 export class EvalJobRunner extends EventEmitter {
   private readonly options: EvalJobRunnerOptions
-  private current: EvalJobStatus = {
-    state: 'idle',
-    job_id: null,
-    env_id: null,
-    split: null,
-    agents: [],
-    done: 0,
-    total: 0,
-    started_at: null,
-    ended_at: null,
-    summary_path: null,
-    episodes_path: null,
-    error: null,
-    summary: null,
-  }
+  private current: EvalJobStatus
   private controller: AbortController | undefined
   private finished: Promise<void> | undefined
+  /** The running job's folder is made and its `running` marker written. */
+  private opened: Promise<void> = Promise.resolve()
+  private job: { folder: string; request: EvalJobRequest } | undefined
+  /** Set by a shutdown: the job's end is `interrupted`, whatever it returns after. */
+  private interrupted = false
+  /** Marker writes, one after another in call order. */
+  private writes: Promise<void> = Promise.resolve()
 
   constructor(options: EvalJobRunnerOptions) {
     super()
     this.options = options
+    this.current = this.recover()
   }
 
   status(): EvalJobStatus {
@@ -126,6 +99,32 @@ export class EvalJobRunner extends EventEmitter {
     this.emit('status', this.status())
   }
 
+  /** The last job on disk, as it ended (a `running` one whose server is gone becomes `interrupted`). */
+  private recover(): EvalJobStatus {
+    const marker = recoverEvalJobs({
+      outputsRoot: this.options.outputsRoot,
+      pid: process.pid,
+      now: () => this.now(),
+    })
+    if (!marker) return { ...idle }
+    const { marker_version: _version, pid: _pid, request: _request, ...record } = marker
+    return { ...record, summary: readSummary(this.options.outputsRoot, record) }
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date()
+  }
+
+  /** Queues a write of the current status as the job's marker. */
+  private persist(): Promise<void> {
+    const job = this.job
+    if (!job) return Promise.resolve()
+    const { summary: _summary, ...record } = this.current
+    const marker: EvalJobMarker = { ...record, marker_version: 1, pid: process.pid, request: job.request }
+    this.writes = this.writes.catch(() => undefined).then(() => writeEvalJobMarker(job.folder, marker))
+    return this.writes
+  }
+
   /** Validates and starts a job; throws 409 `eval_running` while one runs. */
   start(request: EvalJobRequest): EvalJobStatus {
     if (this.current.state === 'running') {
@@ -141,47 +140,94 @@ export class EvalJobRunner extends EventEmitter {
     if (!registration.dataset) {
       throw new EvalJobError({ code: 'no_dataset', message: `Env ${envId} generates no dataset.`, status: 422 })
     }
+    const groupBy = registration.dataset.groupBy
     const allRows = registration.dataset.rows(request.split)
-    const rows = request.max_rows === undefined ? allRows : allRows.slice(0, request.max_rows)
+    const rows = request.max_rows === undefined ? allRows : stratifiedRows(allRows, request.max_rows, groupBy)
+    const stratified = rows.length < allRows.length
     const policies =
       request.model === undefined
         ? (request.policies ??
           this.options.policies.names(envId).filter((name) => !this.options.policies.get(envId, name).privileged))
         : []
     for (const policy of policies) this.options.policies.get(envId, policy)
-    const now = this.options.now?.() ?? new Date()
+    const now = this.now()
     const jobId = `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(3).toString('hex')}`
     const folder = join(this.options.outputsRoot, 'evals', jobId)
     const relativePath = (name: string) => relative(this.options.outputsRoot, join(folder, name)).split(sep).join('/')
     const samples = request.model?.samples ?? 1
     this.controller = new AbortController()
+    this.interrupted = false
+    this.job = { folder, request }
     this.current = {
+      ...idle,
       state: 'running',
       job_id: jobId,
       env_id: envId,
       split: request.split,
       agents: request.model ? [request.model.name] : policies,
-      done: 0,
       total: rows.length * (request.model ? samples : policies.length),
+      rows: {
+        selected: rows.length,
+        of: allRows.length,
+        selection: stratified ? 'stratified' : 'all',
+        by: stratified ? [...groupBy] : [],
+      },
       started_at: now.toISOString(),
-      ended_at: null,
       summary_path: relativePath('summary.json'),
       episodes_path: relativePath('episodes.jsonl'),
-      error: null,
-      summary: null,
+      max_failure_share: request.max_failure_share,
     }
     this.emit('status', this.status())
-    const job = { request, envId, rows, policies, folder, groupBy: registration.dataset.groupBy, samples }
-    this.finished = this.run(job).then(
-      (summary) => this.set({ state: 'succeeded', summary, ended_at: new Date().toISOString() }),
-      (error: Error) =>
-        this.set({
-          state: this.controller?.signal.aborted ? 'cancelled' : 'failed',
-          ended_at: new Date().toISOString(),
-          error: { code: (error as { code?: string }).code ?? 'eval_failed', message: error.message },
-        }),
-    )
+    // The marker is on disk before any episode runs: a server killed from here on leaves a trace.
+    this.opened = (this.options.makeDirectory ?? makeFolder)(folder).then(() => this.persist())
+    const job: EvalJobWork = {
+      request,
+      envId,
+      rows,
+      policies,
+      folder,
+      groupBy,
+      samples,
+      envs: this.options.envs,
+      signal: this.controller.signal,
+      onDone: (done) => this.set({ done }),
+      ...(this.options.maxModelReplyBytes === undefined ? {} : { maxModelReplyBytes: this.options.maxModelReplyBytes }),
+    }
+    this.finished = this.opened
+      .then(() => runEvalJobWork(job))
+      .then(
+        (result) => this.end(result),
+        (error: Error) => this.end(error),
+      )
     return this.status()
+  }
+
+  /** Records how the job ended: its verdict, or why it stopped. A shutdown's `interrupted` stands. */
+  private async end(result: EvalJobWorkResult | Error): Promise<void> {
+    if (this.interrupted) return
+    const ended_at = this.now().toISOString()
+    if (result instanceof Error) {
+      this.set({
+        state: this.controller?.signal.aborted ? 'cancelled' : 'failed',
+        ended_at,
+        summary_path: null,
+        error: { code: (result as { code?: string }).code ?? 'eval_failed', message: result.message },
+      })
+    } else {
+      const verdict = judgeEvalJob(result.counts, this.current.max_failure_share ?? defaultMaxFailureShare)
+      this.set({
+        state: verdict.state,
+        ended_at,
+        error: verdict.error,
+        scored: result.counts.scored,
+        unscored: result.counts.unscored,
+        failure_share: Math.round(verdict.failure_share * 10_000) / 10_000,
+        summary: result.summaryWritten ? result.summary : null,
+        summary_path: result.summaryWritten ? this.current.summary_path : null,
+      })
+    }
+    // A marker that cannot be written leaves the job `running` on disk: a restart reads it as interrupted.
+    await this.persist().catch(() => undefined)
   }
 
   cancel(): EvalJobStatus {
@@ -192,72 +238,33 @@ export class EvalJobRunner extends EventEmitter {
     return this.status()
   }
 
-  private async run(job: {
-    request: EvalJobRequest
-    envId: string
-    rows: ReturnType<NonNullable<ReturnType<EnvRegistry['get']>['dataset']>['rows']>
-    policies: string[]
-    folder: string
-    groupBy: readonly string[]
-    samples: number
-  }): Promise<EvalSummary> {
-    await (this.options.makeDirectory ?? makeFolder)(job.folder)
-    const episodesPath = join(job.folder, 'episodes.jsonl')
-    let summary: EvalSummary
-    const runInfo = { env_id: job.envId, dataset: job.request.split, rows: job.rows.length }
-    if (job.request.model === undefined) {
-      const records = await runEval({
-        envId: job.envId,
-        rows: job.rows,
-        policies: job.policies,
-        workers: 1,
-        recordSteps: true,
-        chunkSize: 50,
-        onProgress: (done) => this.set({ done }),
-      })
-      if (this.controller?.signal.aborted) throw new Error('cancelled')
-      summary = buildSummary(records, job.groupBy)
-      await writeLines(episodesPath, records.map(episodeLine))
-    } else {
-      const spec = job.request.model
-      // No API key and no endpoint check: the server's credentials never travel to a URL a request chose.
-      const model = await createChatModel({
-        baseUrl: spec.base_url,
-        model: spec.name,
-        mode: spec.mode,
-        ...(spec.max_tokens === undefined ? {} : { maxTokens: spec.max_tokens }),
-        ...(spec.temperature === undefined ? {} : { temperature: spec.temperature }),
-        ...(spec.enable_thinking === undefined ? {} : { enableThinking: spec.enable_thinking }),
-        maxConcurrency: spec.concurrency,
-        ...(this.options.maxModelReplyBytes === undefined ? {} : { maxReplyBytes: this.options.maxModelReplyBytes }),
-        checkEndpoint: false,
-      })
-      {
-        const run = await runLlmEval({
-          envId: job.envId,
-          envs: this.options.envs,
-          rows: job.rows,
-          agent: modelAgent(model),
-          samples: job.samples,
-          concurrency: spec.concurrency,
-          fingerprint: runFingerprint({
-            envId: job.envId,
-            datasetSha256: job.request.split,
-            identity: model.identity,
-            samples: job.samples,
-          }),
-          episodesPath,
-          signal: (this.controller as AbortController).signal,
-          ...(spec.max_turns === undefined ? {} : { maxTurns: spec.max_turns }),
-          onEpisode: (_line, done) => this.set({ done }),
-        })
-        if (run.aborted) throw new Error('cancelled')
-        summary = buildLlmSummary({ lines: run.lines, groupBy: job.groupBy, samples: job.samples })
-      }
-    }
-    for (const block of Object.values(summary)) Object.assign(block, { run: runInfo })
-    await writeFile(join(job.folder, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
-    return summary
+  /**
+   * For the server's close sequence: a running job is stopped and recorded `interrupted` on disk (with its
+   * progress), so that the next start shows what happened instead of `idle`. Waits up to `graceMs` for
+   * the job's in-flight episodes to land in its episodes file. Does nothing when no job runs.
+   */
+  async markInterruptedOnShutdown(graceMs = 2000): Promise<void> {
+    if (this.current.state !== 'running') return
+    this.interrupted = true
+    this.controller?.abort(new Error('server shutdown'))
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs)
+      timer.unref()
+    })
+    await Promise.race([this.finished, grace])
+    clearTimeout(timer)
+    this.set({
+      state: 'interrupted',
+      ended_at: this.now().toISOString(),
+      summary_path: null,
+      error: {
+        code: 'eval_interrupted',
+        message: 'The server shut down while this job ran; its episodes so far are in its folder.',
+      },
+    })
+    await this.opened.catch(() => undefined)
+    await this.persist().catch(() => undefined)
   }
 }
 
@@ -265,10 +272,12 @@ const makeFolder = async (path: string) => {
   await mkdir(path, { recursive: true })
 }
 
-async function writeLines(path: string, lines: readonly object[]): Promise<void> {
-  const stream = createWriteStream(path)
-  for (const line of lines) {
-    if (!stream.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()))
+/** A recovered job's summary, when it ended with one and the file is still there. */
+function readSummary(outputsRoot: string, record: EvalJobRecord): EvalSummary | null {
+  if ((record.state !== 'succeeded' && record.state !== 'degraded') || !record.summary_path) return null
+  try {
+    return JSON.parse(readFileSync(join(outputsRoot, record.summary_path), 'utf8')) as EvalSummary
+  } catch {
+    return null
   }
-  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())))
 }

@@ -17,6 +17,10 @@ export interface SplitDatasetCheck {
   heldOutMixes: readonly string[]
   /** sha256 of each split file; a change here changes every published number, so it must be deliberate. */
   pinned: Readonly<Record<string, string>>
+  /** Rows of the splits a version adds after the four shared ones (v3's wide evaluation). */
+  extraSplits?: Readonly<Record<string, number>>
+  /** Added splits that are other splits one after another (v3's `eval_wide`). */
+  extraAggregates?: Readonly<Record<string, readonly string[]>>
 }
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex')
@@ -41,7 +45,9 @@ export function describeSplitDataset(check: SplitDatasetCheck): void {
         eval_seen: 300,
         eval_unseen: 200,
         eval: 500,
+        ...check.extraSplits,
       })
+      expect(dataset.splits.slice(0, 4)).toEqual(['train', 'eval_seen', 'eval_unseen', 'eval'])
       expect(jsonl('eval')).toBe(jsonl('eval_seen') + jsonl('eval_unseen'))
       const families = (split: string) => new Set(rows[split]!.map((row) => row.family))
       expect(families('train')).toEqual(new Set(check.seenFamilies))
@@ -59,7 +65,11 @@ export function describeSplitDataset(check: SplitDatasetCheck): void {
         counts.set(`${row.family}/${row.difficulty}`, (counts.get(`${row.family}/${row.difficulty}`) ?? 0) + 1)
       expect(counts.size).toBe(check.seenFamilies.length * 3)
       expect(Math.max(...counts.values()) - Math.min(...counts.values())).toBeLessThanOrEqual(1)
-      const seeds = [...rows.train!, ...rows.eval!].map((row) => row.seed)
+      for (const [aggregate, parts] of Object.entries(check.extraAggregates ?? {}))
+        expect(jsonl(aggregate)).toBe(parts.map(jsonl).join(''))
+      // No episode twice: train, eval and every added split that is not a concatenation draw distinct seeds.
+      const added = Object.keys(check.extraSplits ?? {}).filter((split) => !(split in (check.extraAggregates ?? {})))
+      const seeds = [...rows.train!, ...rows.eval!, ...added.flatMap((split) => rows[split]!)].map((row) => row.seed)
       expect(new Set(seeds).size).toBe(seeds.length)
     })
 

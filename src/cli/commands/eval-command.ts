@@ -46,7 +46,12 @@ export function registerEvalCommand(program: Command): void {
     .option('--out <file>', 'write the summary JSON (keyed by policy or model name) here')
     .option('--episodes-out <file>', 'write one JSON object per episode here (an LLM run appends as episodes finish)')
     .option('--workers <n>', 'worker threads for policies (1 runs in this thread)', parsePositiveInteger, 1)
-    .option('--repeat <n>', 'run every row n times (policy throughput runs)', parsePositiveInteger, 1)
+    .option(
+      '--repeat <n>',
+      'run every row n times (throughput runs; intervals still rest on the distinct rows)',
+      parsePositiveInteger,
+      1,
+    )
     .option('--max-steps <n>', "override the env's step limit", parsePositiveInteger)
     .option('--no-ceiling', "leave out the env's privileged ceiling policy (the oracle), which every report shows by default")
   addLlmEvalOptions(command)
@@ -88,7 +93,11 @@ async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
   })
   progress.stop()
   const seconds = (performance.now() - started) / 1000
-  const summary = buildSummary(records, registration.dataset?.groupBy ?? [])
+  // A repeat replays the same row: its episodes are one cluster, so repeats never narrow an interval.
+  const rowCount = dataset.rows.length
+  const summary = buildSummary(records, registration.dataset?.groupBy ?? [], {
+    rowOf: (record) => record.rowIndex % rowCount,
+  })
   markCeiling(summary, ceilingPolicies(options.env))
   addRunFacts(summary, {
     env_id: options.env,

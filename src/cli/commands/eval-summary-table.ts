@@ -41,9 +41,28 @@ export function renderSummaryTable(summary: EvalSummary): string {
     const parts = Object.entries(ci).map(
       ([key, bounds]) => `${key} [${bounds?.map((bound) => bound.toFixed(3)).join(', ') ?? '-'}]`,
     )
-    return `  ${policy}: ${parts.join('; ')}`
+    return `  ${policy}${intervalBasis(blocks.overall)}: ${parts.join('; ')}`
   })
   return `${formatTable(header, rows)}\n\nWilson 95% intervals (overall):\n${intervals.join('\n')}${ceilingGaps(summary)}`
+}
+
+interface IntervalBasis {
+  method: string
+  rows: number
+  episodes: number
+  effective_n?: Record<string, number>
+}
+
+/** ` (500 rows)`, or for repeated rows how many episodes the distinct rows stand for and what they count as. */
+function intervalBasis(block: SummaryBlock): string {
+  const basis = block.ci95_basis as unknown as IntervalBasis | undefined
+  if (!basis) return ''
+  if (basis.episodes === basis.rows) return ` (${basis.rows} rows)`
+  const counted = Object.values(basis.effective_n ?? {})
+  const low = Math.min(...counted)
+  const high = Math.max(...counted)
+  const range = low === high ? `${low}` : `${low}–${high}`
+  return ` (${basis.episodes} episodes of ${basis.rows} distinct rows, clustered by row: they count as ${range} trials)`
 }
 
 interface LlmSection {

@@ -3,7 +3,9 @@ import type { Env, EnvSpec, EpisodeInfo, Observation } from '../env/env-api.js'
 import type { DatasetRow, EnvDataset, EpisodeOutcome } from '../env/env-dataset.js'
 import { ReleaseOpsError } from '../errors/release-ops-error.js'
 import { UnknownNameError } from '../errors/unknown-name-error.js'
+import type { Policy } from '../policy/policy.js'
 import type { AuditStrategy } from '../testing/exploit-audit.js'
+import type { SafetyOutcomes } from '../testing/reward-safety.js'
 import { withStepLimit } from '../wrappers/step-limit.js'
 
 export interface EnvRegistration<O extends Observation = Observation> {
@@ -37,6 +39,10 @@ export interface EnvAudit<O extends Observation = Observation> {
   slices?: readonly EnvAuditSlice[]
   /** The memoriser the held-out slices must catch. */
   memoriser?: EnvAuditMemoriser<O>
+  /** The outcomes that mean safe and unsafe: the audit then reports whether reward ranks policies as safety does. */
+  safety?: SafetyOutcomes
+  /** Ladder policies perturbed as training perturbs them (reckless and over-cautious steps), for that comparison. */
+  perturbed?(base: (name: string) => Policy<O>): AuditStrategy<O>[]
 }
 
 export interface EnvAuditSlice {

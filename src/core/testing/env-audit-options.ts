@@ -51,6 +51,13 @@ export function envAuditOptions<O extends Observation>(run: EnvAuditRun<O>): Exp
     maxExploitReward: audit.maxExploitReward,
     margin: audit.margin,
     slices,
+    ...(audit.safety && registration.summarizeEpisode
+      ? {
+          outcome: registration.summarizeEpisode,
+          safety: audit.safety,
+          perturbed: audit.perturbed?.((name) => run.policy(name)) ?? [],
+        }
+      : {}),
     ...(memoriser
       ? {
           memoriser: {

@@ -9,7 +9,7 @@
  */
 import type { Env, Observation, ResetParams } from '../env/env-api.js'
 import type { AuditStrategy } from './exploit-audit.js'
-import { playAuditEpisode } from './play-audit-episode.js'
+import { type AuditPlay, playAuditEpisode, playAuditEpisodeResult } from './play-audit-episode.js'
 
 /** A reset with its lookup keys, most specific first. */
 export interface KeyedReset {
@@ -31,8 +31,8 @@ export interface MemoriserOptions<O extends Observation = Observation> {
 export interface FittedMemoriser {
   /** Key → the name of the plan it plays. */
   lookup: Record<string, string>
-  /** Plays audited reset `index` (by its keys) and returns the final `info.cumulative_reward`. */
-  play(index: number, reset: ResetParams): number
+  /** Plays audited reset `index` (by its keys): its final `info.cumulative_reward` and how it ended. */
+  play(index: number, reset: ResetParams): AuditPlay
 }
 
 /** Fits the lookup on the training episodes (every plan on every episode) and returns the player. */
@@ -57,7 +57,7 @@ export function fitMemoriser<O extends Observation>(env: Env<O>, options: Memori
     play(index, reset) {
       const key = (options.keys[index] ?? []).find((item) => best.has(item))
       if (key === undefined) throw new Error(`The memoriser saw none of the keys of audited reset ${index} in training.`)
-      return playAuditEpisode(env, policies[best.get(key) as number] as never, reset)
+      return playAuditEpisodeResult(env, policies[best.get(key) as number] as never, reset)
     },
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module server/routes: everything beyond env play, wired in one place: env usage counters, training
  * orchestration (`/train/*`), outputs, Hub pushes, eval jobs (`/api/eval`) and the dashboard (`/ui/`).
- * The trainer and the eval jobs are stopped when the server closes.
+ * The trainer and the eval jobs are stopped when the server closes (a running eval job is recorded `interrupted`).
  */
 import type { FastifyInstance } from 'fastify'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
@@ -97,7 +97,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
   registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push })
   registerDashboardRoutes(app, { registry: options.registry, policies: policyRegistry })
   app.addHook('preClose', async () => {
-    if (evalJobs.status().state === 'running') evalJobs.cancel()
+    await evalJobs.markInterruptedOnShutdown()
     await supervisor.close()
   })
   return { settings, supervisor, evalJobs }

@@ -2,7 +2,8 @@
  * @module envs/releaseops/shared: the split-dataset builder that v2 and v3 share. Rows keep v1's format
  * plus `env_id`. Families and difficulties are balanced round-robin; mixes and seeds are drawn from the
  * split's own seed; seeds are distinct and every split draws them from its own range, so no episode of
- * an eval split appears in train. `eval` is `eval_seen` followed by `eval_unseen`.
+ * an eval split appears in train. `eval` is `eval_seen` followed by `eval_unseen`; a version may add
+ * splits and concatenations of its own (`aggregates`) without touching these.
  */
 import type { DatasetRow, EnvDataset } from '../../../core/env/env-dataset.js'
 import { UnknownNameError } from '../../../core/errors/unknown-name-error.js'
@@ -67,7 +68,11 @@ export interface SplitDatasetSpec {
   splits: Readonly<Record<string, SplitDefinition>>
   splitNames: readonly string[]
   difficulties: readonly string[]
+  /** Splits that are other splits one after another (default: `eval` = `eval_seen` + `eval_unseen`). */
+  aggregates?: Readonly<Record<string, readonly string[]>>
 }
+
+const defaultAggregates = { eval: ['eval_seen', 'eval_unseen'] } as const
 
 function generateSplit(spec: SplitDatasetSpec, split: string): DatasetRow[] {
   const definition = spec.splits[split] as SplitDefinition
@@ -101,7 +106,9 @@ function generateSplit(spec: SplitDatasetSpec, split: string): DatasetRow[] {
 
 /** The rows of one split (or `eval`); an unknown split is an `UnknownNameError`. */
 export function splitDatasetRows(spec: SplitDatasetSpec, split: string): DatasetRow[] {
-  if (split === 'eval') return [...generateSplit(spec, 'eval_seen'), ...generateSplit(spec, 'eval_unseen')]
+  const aggregates: Readonly<Record<string, readonly string[]>> = spec.aggregates ?? defaultAggregates
+  const parts = Object.hasOwn(aggregates, split) ? aggregates[split] : undefined
+  if (parts) return parts.flatMap((part) => generateSplit(spec, part))
   if (!Object.hasOwn(spec.splits, split)) throw new UnknownNameError({ kind: 'split', name: split, known: spec.splitNames })
   return generateSplit(spec, split)
 }

@@ -3,17 +3,20 @@
  * (and tests run): the degenerate strategies every env gets, v3's named evidence-free strategies (the
  * ones that beat v2 among them), and a grid of parametrised blind supervisors for the search.
  */
+import type { DatasetRow } from '../../../../core/env/env-dataset.js'
 import type { Policy } from '../../../../core/policy/policy.js'
 import type { EnvAudit } from '../../../../core/registry/env-registry.js'
 import { degenerateStrategies } from '../../../../core/testing/degenerate-strategies.js'
 import { type AuditStrategy, playAuditEpisode } from '../../../../core/testing/exploit-audit.js'
 import { approve, inspectByPrefix } from '../../arena/policies/calls.js'
+import { rewards } from '../../shared/rewards.js'
 import { heldOutMixesV3 } from '../archetype-mixes.js'
 import { datasetV3 } from '../dataset.js'
 import { heldOutFamiliesV3 } from '../families/index.js'
 import { ReleaseOpsV3Env, type ReleaseOpsV3Observation } from '../releaseops-env.js'
 import { type BlindParams, type BlindRecipe, blindPolicy } from './blind-policy.js'
 import { memoriserPlans } from './memoriser-plans.js'
+import { perturbedReaders } from './perturbed-readers.js'
 
 type Strategy = AuditStrategy<ReleaseOpsV3Observation>
 
@@ -188,6 +191,9 @@ export function blindSearchGrid(): Strategy[] {
   return grid
 }
 
+const isHeldOutMix = (row: DatasetRow) => (heldOutMixesV3 as readonly unknown[]).includes(row.archetype_mix)
+const isHeldOutFamily = (row: DatasetRow) => (heldOutFamiliesV3 as readonly unknown[]).includes(row.family)
+
 export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
   split: 'eval',
   ladder: ['naive', 'rule', 'phase-aware-rule', 'evidence-heuristic', 'dissent-first-reader', 'oracle'],
@@ -210,7 +216,8 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
       measures: 'training families under training mixes, new seeds',
       heldOut: false,
       catchesMemoriser: false,
-      includes: (row) => row.split === 'eval_seen',
+      // On `eval` these are the eval_seen rows; on `eval_wide`, wide_seen's.
+      includes: (row) => !isHeldOutMix(row) && !isHeldOutFamily(row),
     },
     {
       name: 'held-out mix',
@@ -218,16 +225,18 @@ export const releaseOpsV3Audit: EnvAudit<ReleaseOpsV3Observation> = {
         "training families, a team no training mix has (its author links partial re-runs): reading partial evidence; a memoriser that skips the author's CI refs is not caught",
       heldOut: true,
       catchesMemoriser: false,
-      includes: (row) => (heldOutMixesV3 as readonly unknown[]).includes(row.archetype_mix),
+      includes: isHeldOutMix,
     },
     {
       name: 'held-out families',
       measures: 'stories and evidence layouts no training row has: generalisation beyond remembered reads',
       heldOut: true,
       catchesMemoriser: true,
-      includes: (row) => (heldOutFamiliesV3 as readonly unknown[]).includes(row.family),
+      includes: isHeldOutFamily,
     },
   ],
+  safety: { unsafe: 'unsafe_ship', safe: 'safe_ship', invalid: 'invalid_actions', unsafePenalty: rewards.unsafe_ship },
+  perturbed: perturbedReaders,
   memoriser: {
     fitSplit: 'train',
     fitRows: 900,
