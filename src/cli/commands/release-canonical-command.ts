@@ -111,6 +111,19 @@ export function registerReleaseCanonicalCommand(release: Command): void {
         process.stderr.write(
           `note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`,
         )
+      const moved = report.train_coverage.moves.filter((move) => move.reason !== 'swap')
+      if (moved.length > 0)
+        process.stderr.write(
+          `note[train_coverage] ${flags.dataset}: ${moved.length} record(s) moved into train so every category and level has one there (split_report.json: train_coverage.moves)\n`,
+        )
+      const small = report.too_small_for_val_test
+      if (small.length > 0)
+        process.stderr.write(
+          `note[too_small_for_val_test] ${flags.dataset}: ${small.length} categor${small.length === 1 ? 'y has' : 'ies have'} fewer records than splits: ${small
+            .slice(0, 10)
+            .map((entry) => `${entry.category_id} (${entry.records})`)
+            .join(', ')}${small.length > 10 ? ', …' : ''}\n`,
+        )
       printSummary({
         dataset: flags.dataset,
         sizes: report.sizes,

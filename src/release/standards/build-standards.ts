@@ -11,7 +11,13 @@ import type { StandardsMapping } from '../contracts/standards-mapping.js'
 import { type LevelResult, type LevelScheme, resolveLevel } from '../levels/level-scheme.js'
 import { readLevelSpelling } from '../levels/level-spelling.js'
 import { gradingLevels } from './grading-levels.js'
-import { type ClassificationColumns, classificationColumns, type GradingColumns, gradingColumns } from './standard-columns.js'
+import {
+  type ClassificationColumns,
+  classificationColumns,
+  type GradingColumns,
+  gradingColumns,
+  missingColumnMessage,
+} from './standard-columns.js'
 
 export interface StandardRow {
   /** Spreadsheet row number, for the report. */
@@ -125,6 +131,11 @@ function chooseColumns(input: StandardsInput, report: AlignmentReport) {
   report.level_columns = classification.columns.levels
   report.code_column = classification.columns.code
   report.errors.push(...classification.errors, ...grading.errors)
+  for (const [table, choice] of [
+    ['classification', classification],
+    ['grading', grading],
+  ] as const)
+    report.errors.push(...choice.missing.map((role) => missingColumnMessage(table, role)))
   report.unused_columns = [
     ...classification.unused.map((entry) => ({ table: 'classification' as const, ...entry })),
     ...grading.unused.map((entry) => ({ table: 'grading' as const, ...entry })),

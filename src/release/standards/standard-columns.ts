@@ -27,8 +27,10 @@ export interface GradingColumns {
 
 export interface ColumnChoice<Columns> {
   columns: Columns
-  /** Problems that stop the build: a used column missing, a mapped header absent or repeated. */
+  /** Problems that stop the build: a mapped header absent, level columns not found. */
   errors: string[]
+  /** Columns the build uses that were neither found nor declared absent (these stop the build too). */
+  missing: string[]
   /** Headers that look like a standards column, left unused. */
   unused: { header: string; looks_like: string }[]
 }
@@ -39,11 +41,26 @@ interface Chooser {
   headers: string[]
   taken: Set<string>
   errors: string[]
-  table: string
+  missing: string[]
+  table: 'classification' | 'grading'
 }
 
-function chooser(headers: readonly string[], table: string): Chooser {
-  return { headers: [...new Set(headers.map(standardHeaderKey).filter(Boolean))], taken: new Set(), errors: [], table }
+function chooser(headers: readonly string[], table: Chooser['table']): Chooser {
+  return {
+    headers: [...new Set(headers.map(standardHeaderKey).filter(Boolean))],
+    taken: new Set(),
+    errors: [],
+    missing: [],
+    table,
+  }
+}
+
+/** The role's name in messages and the mapping (`grading_level` → `level`). */
+const roleName = (role: StandardRole) => role.replace(/^grading_/, '')
+
+/** Why a used column stops the build, and how to fix it. */
+export function missingColumnMessage(table: 'classification' | 'grading', role: string): string {
+  return `no ${role.replace('_', ' ')} column in the ${table} sheet: ${hint}`
 }
 
 /** The header for `role`: mapped (checked to exist), declared absent (null), or the best alias match. */
@@ -65,8 +82,7 @@ function choose(state: Chooser, role: StandardRole, mapped: string | null | unde
     if (score > bestScore) [best, bestScore] = [header, score]
   }
   if (best !== null) state.taken.add(best)
-  else if (required)
-    state.errors.push(`no ${role.replace(/^grading_/, '').replace('_', ' ')} column in the ${state.table} sheet: ${hint}`)
+  else if (required) state.missing.push(roleName(role))
   return best
 }
 
@@ -133,7 +149,7 @@ export function classificationColumns(options: {
     examples: choose(state, 'examples', mapping.examples, true),
     suggested_level: choose(state, 'suggested_level', mapping.suggested_level, true),
   }
-  return { columns, errors: state.errors, unused: unusedOf(state) }
+  return { columns, errors: state.errors, missing: state.missing, unused: unusedOf(state) }
 }
 
 export function gradingColumns(options: {
@@ -147,7 +163,7 @@ export function gradingColumns(options: {
     name: choose(state, 'grading_name', mapping.name, false),
     description: choose(state, 'grading_description', mapping.description, true),
   }
-  return { columns, errors: state.errors, unused: unusedOf(state) }
+  return { columns, errors: state.errors, missing: state.missing, unused: unusedOf(state) }
 }
 
 /** The mapped headers a header row must hold (none when the mapping names none: aliases decide). */

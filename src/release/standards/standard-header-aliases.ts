@@ -22,11 +22,17 @@ const fold = (text: string) =>
     .replace(/[\s:：*＊]+$/, '')
     .trim()
 
+/**
+ * Where a header splits into parts: a line break, a slash or bar, or a space between Chinese and Latin
+ * text (a bilingual header whose line break became a space).
+ */
+const languageBreak = /\r?\n|\s+\/\s+|\/|｜|\||(?<=[\p{Script=Han}）)])\s+(?=[A-Za-z])|(?<=[A-Za-z.)])\s+(?=\p{Script=Han})/u
+
 /** The folded parts of a header; the first is the whole text. */
 export function headerParts(header: string): string[] {
   const whole = fold(header)
   const parts = new Set<string>([whole])
-  for (const line of header.split(/\r?\n|\s+\/\s+|\/|｜|\|/)) {
+  for (const line of header.split(languageBreak)) {
     const text = fold(line)
     if (!text) continue
     parts.add(text)
@@ -146,13 +152,17 @@ export const roleAliases: Readonly<Record<StandardRole, readonly string[]>> = {
 
 const codeSuffix = /(编码|代码|编号)$|(^| )code$/
 
-/** How `header` names `role`: 2 by its whole text, 1 by a part, 0 not at all. */
-export function roleMatch(header: string, role: StandardRole): 0 | 1 | 2 {
+/** How `header` matches a list of folded names (or a test): 2 by its whole text, 1 by a part, 0 not at all. */
+export function aliasScore(header: string, names: readonly string[], test?: (part: string) => boolean): 0 | 1 | 2 {
   const parts = headerParts(header)
-  const names = roleAliases[role]
-  const matches = (part: string) => names.includes(part) || (role === 'code' && codeSuffix.test(part))
+  const matches = (part: string) => names.includes(part) || (test?.(part) ?? false)
   if (parts[0] !== undefined && matches(parts[0])) return 2
   return parts.slice(1).some(matches) ? 1 : 0
+}
+
+/** How `header` names `role`: 2 by its whole text, 1 by a part, 0 not at all. */
+export function roleMatch(header: string, role: StandardRole): 0 | 1 | 2 {
+  return aliasScore(header, roleAliases[role], role === 'code' ? (part) => codeSuffix.test(part) : undefined)
 }
 
 /** Words that make a header look like a standard's column (`Description (CN)`, `Level notes`, `编码2`). */
