@@ -17,7 +17,7 @@ export interface LevelInference {
   /** The grading levels as the build will write them (`L1`…). */
   levels: string[]
   /** Proposed names → codes (empty for numbered levels without a name column). */
-  levelMap: Record<string, string>
+  level_map: Record<string, string>
   /** How the map was ordered, for the confirmation item. */
   order:
     | 'numbered'
@@ -30,16 +30,21 @@ export interface LevelInference {
 /** The grading sheet's level texts (and names, when it has a name column), in sheet order. */
 export function inferGradingLevels(rows: readonly { level: string; name: string }[]): LevelInference {
   const readings = rows.filter((row) => row.level.trim()).map((row) => ({ row, reading: readLevelSpelling(row.level) }))
-  if (readings.length === 0) return { style: 'none', levels: [], levelMap: {}, order: 'none' }
+  if (readings.length === 0) return { style: 'none', levels: [], level_map: {}, order: 'none' }
   const numbered = readings.filter(({ reading }) => reading.kind === 'number')
   if (numbered.length === readings.length) {
     const levels = numbered.map(({ reading }) => `L${(reading as { value: number }).value}`)
     const levelMap: Record<string, string> = {}
     for (const [index, { row }] of numbered.entries())
       if (row.name.trim() && readLevelSpelling(row.name).kind === 'name') levelMap[row.name.trim()] = levels[index] as string
-    return { style: 'numbered', levels, levelMap, order: Object.keys(levelMap).length > 0 ? 'name column' : 'numbered' }
+    return {
+      style: 'numbered',
+      levels,
+      level_map: levelMap,
+      order: Object.keys(levelMap).length > 0 ? 'name column' : 'numbered',
+    }
   }
-  if (numbered.length > 0) return { style: 'mixed', levels: [], levelMap: {}, order: 'none' }
+  if (numbered.length > 0) return { style: 'mixed', levels: [], level_map: {}, order: 'none' }
   const names = readings.map(({ row }) => row.level.trim())
   const folded = names.map(foldLevelName)
   const startsHigh = highWords.includes(folded[0] as string) || lowWords.includes(folded.at(-1) as string)
@@ -48,7 +53,7 @@ export function inferGradingLevels(rows: readonly { level: string; name: string 
   return {
     style: 'named',
     levels,
-    levelMap: Object.fromEntries(ordered.map((name, index) => [name, levels[index] as string])),
+    level_map: Object.fromEntries(ordered.map((name, index) => [name, levels[index] as string])),
     order: startsHigh ? 'sheet order reversed: the sheet starts at the highest level' : 'sheet order, lowest first',
   }
 }
@@ -61,12 +66,12 @@ export interface CatalogueLevelStyle {
   /** Texts the scheme reads as no level, with why (preprocessing will refuse them). */
   unreadable: { text: string; problem: string }[]
   /** Preprocess needs the grading standard (`--grading-config`): named levels, or more than four. */
-  needsGradingConfig: boolean
+  needs_grading_config: boolean
 }
 
 export function inferCatalogueLevels(values: Iterable<string>, grading: LevelInference): CatalogueLevelStyle {
-  const scheme = levelScheme({ levels: grading.levels, levelMap: grading.levelMap })
-  const style: CatalogueLevelStyle = { spellings: [], read: {}, unreadable: [], needsGradingConfig: false }
+  const scheme = levelScheme({ levels: grading.levels, levelMap: grading.level_map })
+  const style: CatalogueLevelStyle = { spellings: [], read: {}, unreadable: [], needs_grading_config: false }
   const kinds = new Set<string>()
   for (const text of [...new Set(values)].sort()) {
     if (!text.trim()) continue
@@ -78,6 +83,6 @@ export function inferCatalogueLevels(values: Iterable<string>, grading: LevelInf
   }
   style.spellings = [...kinds].sort()
   const defaultLevels = ['L1', 'L2', 'L3', 'L4']
-  style.needsGradingConfig = kinds.has('named') || Object.values(style.read).some((level) => !defaultLevels.includes(level))
+  style.needs_grading_config = kinds.has('named') || Object.values(style.read).some((level) => !defaultLevels.includes(level))
   return style
 }

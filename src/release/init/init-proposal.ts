@@ -15,15 +15,15 @@ export interface InitFindings {
   idStrategy: 'path' | 'code'
   catalogue: {
     sheet: string
-    headerRow: number
+    header_row: number
     mapping: [string, StandardField][]
     unmapped: string[]
     repeated: string[]
     rows: number
   }
   standards: {
-    classificationHeaderRow: number
-    gradingHeaderRow: number
+    classification_header_row: number
+    grading_header_row: number
     columns: { classification: ClassificationColumns; grading: GradingColumns }
     unused: { table: string; header: string; looks_like: string }[]
     errors: string[]
@@ -32,7 +32,7 @@ export interface InitFindings {
     depth: number
   }
   levels: LevelInference
-  catalogueLevels: CatalogueLevelStyle
+  catalogue_levels: CatalogueLevelStyle
   codes: CodeStyle
   labels: LabelInference
   languages: { headers: string[]; labels: string[]; bilingual_headers: boolean }
@@ -61,24 +61,24 @@ function confirmItems(findings: InitFindings, files: { mapping: string; standard
   const items: ConfirmItem[] = [
     {
       item: 'catalogue columns',
-      inferred: `header row ${catalogue.headerRow} of sheet "${catalogue.sheet}": ${catalogue.mapping.map(([header, field]) => `${header} → ${field}`).join(', ')}${catalogue.unmapped.length > 0 ? `; not mapped: ${catalogue.unmapped.join(', ')}` : ''}`,
+      inferred: `header row ${catalogue.header_row} of sheet "${catalogue.sheet}": ${catalogue.mapping.map(([header, field]) => `${header} → ${field}`).join(', ')}${catalogue.unmapped.length > 0 ? `; not mapped: ${catalogue.unmapped.join(', ')}` : ''}`,
       change: `${files.mapping} (a column to keep: map it to "metadata.<name>")`,
     },
     {
       item: 'standards columns',
-      inferred: `classification (header row ${standards.classificationHeaderRow}) ${columnList({ ...standards.columns.classification })}; grading (header row ${standards.gradingHeaderRow}) ${columnList({ ...standards.columns.grading })}`,
+      inferred: `classification (header row ${standards.classification_header_row}) ${columnList({ ...standards.columns.classification })}; grading (header row ${standards.grading_header_row}) ${columnList({ ...standards.columns.grading })}`,
       change: files.standards,
     },
     {
       item: 'levels',
       inferred:
         levels.style === 'named'
-          ? `named levels, mapped by ${levels.order}: ${Object.entries(levels.levelMap)
+          ? `named levels, mapped by ${levels.order}: ${Object.entries(levels.level_map)
               .map(([name, code]) => `${name} → ${code}`)
               .join(', ')}`
           : `numbered levels ${levels.levels.join(', ')}${
-              Object.keys(levels.levelMap).length > 0
-                ? `, named by the sheet's name column: ${Object.entries(levels.levelMap)
+              Object.keys(levels.level_map).length > 0
+                ? `, named by the sheet's name column: ${Object.entries(levels.level_map)
                     .map(([name, code]) => `${name} → ${code}`)
                     .join(', ')}`
                 : ''
@@ -119,7 +119,7 @@ function problemsOf(findings: InitFindings): { code: string; message: string }[]
   for (const message of findings.standards.errors) problems.push({ code: 'standards_columns', message })
   if (findings.levels.style === 'mixed' || findings.levels.style === 'none')
     problems.push({ code: 'grading_levels', message: 'the grading sheet mixes numbered and named levels, or names none' })
-  for (const { text, problem } of findings.catalogueLevels.unreadable)
+  for (const { text, problem } of findings.catalogue_levels.unreadable)
     problems.push({ code: 'unknown_level', message: `catalogue level "${text}": ${problem}` })
   for (const { label, rows } of findings.labels.unknown_labels.slice(0, 20))
     problems.push({
@@ -154,7 +154,7 @@ function problemsOf(findings: InitFindings): { code: string; message: string }[]
 export function initProposal(findings: InitFindings, files: { mapping: string; standards: string; datasets: string }) {
   const { standards, levels, labels } = findings
   const mapped = new Set(findings.catalogue.mapping.map(([, field]) => field))
-  const levelMap = Object.keys(levels.levelMap).length > 0 && levels.style === 'named' ? { level_map: levels.levelMap } : {}
+  const levelMap = Object.keys(levels.level_map).length > 0 && levels.style === 'named' ? { level_map: levels.level_map } : {}
   const { levels: levelColumns, ...classification } = standards.columns.classification
   const { level: gradingLevel, ...grading } = standards.columns.grading
   return {

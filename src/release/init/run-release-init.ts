@@ -76,15 +76,15 @@ async function findings(options: RunReleaseInitOptions, dataset: string): Promis
     idStrategy,
     catalogue: {
       sheet: sample.sheet,
-      headerRow: sample.headerRow,
+      header_row: sample.headerRow,
       mapping: sample.proposal.mapping,
       unmapped: sample.proposal.unmapped,
       repeated: sample.proposal.repeated,
       rows: sample.rows.length,
     },
     standards: {
-      classificationHeaderRow: classification.headerRow,
-      gradingHeaderRow: grading.headerRow,
+      classification_header_row: classification.headerRow,
+      grading_header_row: grading.headerRow,
       columns: { classification: classChoice.columns, grading: gradeChoice.columns },
       unused: [
         ...classChoice.unused.map((entry) => ({ table: 'classification', ...entry })),
@@ -98,7 +98,7 @@ async function findings(options: RunReleaseInitOptions, dataset: string): Promis
       depth: classChoice.columns.levels.length,
     },
     levels,
-    catalogueLevels: inferCatalogueLevels(
+    catalogue_levels: inferCatalogueLevels(
       sample.rows.map((row) => row.data_level ?? ''),
       levels,
     ),
@@ -143,7 +143,7 @@ function datasetsFile(path: string, dataset: string, entry: object, overwrite: b
 function nextCommands(options: RunReleaseInitOptions, found: InitFindings): string[] {
   const layout = initLayout(options.dataset)
   const code = found.idStrategy === 'code' ? ' --id-strategy code' : ''
-  const grading = found.catalogueLevels.needsGradingConfig
+  const grading = found.catalogue_levels.needs_grading_config
     ? ` --grading-config ${join(options.outDir, `standards/${options.dataset}.grading.json`)}`
     : ''
   return [
