@@ -117,6 +117,14 @@ describe('an English-only catalogue and English standards: release init, then th
     const split = json(join(run, 'canonical', dataset, 'split_report.json'))
     expect(split.seed).toBe(42)
     expect(split.train_coverage.missing_categories).toEqual([])
+    // The seeded deal put the one Card Payments record in val: it moved to train, a train record took its place.
+    expect(
+      split.train_coverage.moves.map((move: { reason: string; from: string; to: string }) => [move.reason, move.from, move.to]),
+    ).toEqual([
+      [`category:${dataset}:Commerce.Payments.CardPayments`, 'val', 'train'],
+      ['swap', 'train', 'val'],
+    ])
+    expect(split.sizes).toEqual({ train: 32, val: 4, test: 4 })
     expect(split.too_small_for_val_test.filter((entry: { records: number }) => entry.records === 1).length).toBe(5)
     const sft = json(join(run, 'releases/sft-legacy/source', dataset, 'export_report.json'))
     expect(sft.label_gap_gate.status).toBe('passed')

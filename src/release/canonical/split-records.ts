@@ -15,7 +15,7 @@ import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/c
 import { PromptKeys } from './prompt-key.js'
 import { sortByKey } from './sort-by-key.js'
 import { allocateSizes, interleavedLabels } from './split-sizes.js'
-import { type CoverageMove, keepEveryLabelInTrain, tooSmallForValTest } from './train-coverage.js'
+import { type CoverageMove, keepEveryLabelInTrain, tooSmallForValTest, trainLacksLabels } from './train-coverage.js'
 
 export { allocateSizes, interleavedLabels } from './split-sizes.js'
 
@@ -220,7 +220,8 @@ export function splitRecords(
   const assignment = options.splitType === 'random' ? dealRandom(pool, strata, options, rng) : dealGroups(pool, options, rng)
   const joined = options.splitType === 'random' ? joinPromptKeys({ records, included, order }, assignment) : 0
   const coverage = { records: pool, levelField: options.levelField }
-  const moves = options.splitType === 'random' ? keepEveryLabelInTrain(coverage, assignment) : []
+  const moves =
+    options.splitType === 'random' && trainLacksLabels(strata, assignment) ? keepEveryLabelInTrain(coverage, assignment) : []
   const crossing = options.splitType === 'random' ? 0 : crossingKeys(pool, assignment)
   const splits: (SplitName | null)[] = new Array(records.length).fill(null)
   order.forEach((index, position) => {

@@ -46,6 +46,25 @@ function trainCounts(labels: Labels, assignment: readonly number[]): Map<string,
   return counts
 }
 
+/**
+ * Whether train lacks a category or level, counted over the split's strata (category, level, members):
+ * the cheap check that leaves a split with every label in train as the deal made it.
+ */
+export function trainLacksLabels(
+  strata: readonly { category: string; level: string; members: readonly number[] }[],
+  assignment: readonly number[],
+): boolean {
+  const categories = new Map<string, boolean>()
+  const levels = new Map<string, boolean>()
+  for (const { category, level, members } of strata) {
+    if (level.trim() === '') continue
+    const inTrain = members.some((index) => assignment[index] === train)
+    categories.set(category, (categories.get(category) ?? false) || inTrain)
+    levels.set(level, (levels.get(level) ?? false) || inTrain)
+  }
+  return [...categories.values(), ...levels.values()].some((covered) => !covered)
+}
+
 /** Moves records so every category and level of the pool has a train record; returns the moves made. */
 export function keepEveryLabelInTrain(pool: Pool, assignment: number[]): CoverageMove[] {
   const { categories, levels } = labelsOf(pool)
