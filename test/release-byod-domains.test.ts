@@ -21,6 +21,9 @@ import { runCliInProcess } from './support/run-cli-in-process.js'
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 const root = temporaryDirectory('byod-domains')
 
+/** `--name value` pairs, in order. */
+const flags = (pairs: Record<string, string>) => Object.entries(pairs).flatMap(([name, value]) => [`--${name}`, value])
+
 /** init → standards build → preprocess (with the grading standard) → canonical build → split → rl export. */
 async function line(options: {
   dataset: string
@@ -31,41 +34,23 @@ async function line(options: {
   const { dataset, dir, files } = options
   const ids = options.code ? ['--id-strategy', 'code'] : []
   const run = join(dir, 'run')
+  const at = (relative: string) => join(dir, relative)
+  const standards = { dataset, classification: files.classification, grading: files.grading }
+  const task = {
+    registry: at(`assets/registries/${dataset}.registry.json`),
+    corpus: at(`assets/corpora/${dataset}.corpus.json`),
+    'task-config': at(`config/${dataset}.task.json`),
+    'grading-config': at(`standards/${dataset}.grading.json`),
+  }
   const steps: [string, string[]][] = [
-    [
-      'init',
-      [
-        'release',
-        'init',
-        '--dataset',
-        dataset,
-        '--catalogue',
-        files.catalogue,
-        '--classification',
-        files.classification,
-        '--grading',
-        files.grading,
-        '--out-dir',
-        dir,
-        ...ids,
-      ],
-    ],
+    ['init', ['release', 'init', ...flags({ ...standards, catalogue: files.catalogue, 'out-dir': dir }), ...ids]],
     [
       'standards',
       [
         'release',
         'standards',
         'build',
-        '--dataset',
-        dataset,
-        '--classification',
-        files.classification,
-        '--grading',
-        files.grading,
-        '--mapping',
-        join(dir, `assets/mappings/${dataset}.standards-mapping.json`),
-        '--out-dir',
-        dir,
+        ...flags({ ...standards, mapping: at(`assets/mappings/${dataset}.standards-mapping.json`), 'out-dir': dir }),
         ...ids,
       ],
     ],
@@ -74,16 +59,8 @@ async function line(options: {
       [
         'release',
         'preprocess',
-        '--input',
-        files.catalogue,
-        '--mapping',
-        join(dir, `assets/mappings/${dataset}.mapping.json`),
-        '--dataset',
-        dataset,
-        '--output',
-        join(run, `processed/${dataset}/all.json`),
-        '--grading-config',
-        join(dir, `standards/${dataset}.grading.json`),
+        ...flags({ input: files.catalogue, mapping: at(`assets/mappings/${dataset}.mapping.json`), dataset }),
+        ...flags({ output: join(run, `processed/${dataset}/all.json`), 'grading-config': task['grading-config'] }),
       ],
     ],
     [
@@ -92,39 +69,22 @@ async function line(options: {
         'release',
         'canonical',
         'build',
-        '--processed-dir',
-        join(run, 'processed'),
-        '--canonical-dir',
-        join(run, 'canonical'),
-        '--config-file',
-        join(dir, 'config/datasets.json'),
-        '--registry-dir',
-        join(dir, 'assets/registries'),
-        '--corpus-dir',
-        join(dir, 'assets/corpora'),
-        '--dataset',
-        dataset,
+        ...flags({
+          'processed-dir': join(run, 'processed'),
+          'canonical-dir': join(run, 'canonical'),
+          'config-file': at('config/datasets.json'),
+        }),
+        ...flags({ 'registry-dir': at('assets/registries'), 'corpus-dir': at('assets/corpora'), dataset }),
       ],
     ],
-    ['split', ['release', 'canonical', 'split', '--canonical-dir', join(run, 'canonical'), '--dataset', dataset]],
+    ['split', ['release', 'canonical', 'split', ...flags({ 'canonical-dir': join(run, 'canonical'), dataset })]],
     [
       'rl',
       [
         'release',
         'rl',
         'export',
-        '--canonical',
-        join(run, `canonical/${dataset}/all.json`),
-        '--output-dir',
-        join(run, 'rl'),
-        '--registry',
-        join(dir, `assets/registries/${dataset}.registry.json`),
-        '--corpus',
-        join(dir, `assets/corpora/${dataset}.corpus.json`),
-        '--task-config',
-        join(dir, `config/${dataset}.task.json`),
-        '--grading-config',
-        join(dir, `standards/${dataset}.grading.json`),
+        ...flags({ canonical: join(run, `canonical/${dataset}/all.json`), 'output-dir': join(run, 'rl'), ...task }),
       ],
     ],
   ]
@@ -237,20 +197,15 @@ describe('a power-grid utility: six-digit codes, bilingual headers, levels as it
 describe('English standards whose headers are not found (item 7)', () => {
   const dir = join(root, 'headers')
   const grading = join(dir, 'grading.xlsx')
-  const build = (classification: string, out: string) =>
-    runCliInProcess([
-      'release',
-      'standards',
-      'build',
-      '--dataset',
-      'plant',
-      '--classification',
-      classification,
-      '--grading',
-      grading,
-      '--out-dir',
-      out,
-    ])
+  const build = (classification: string, out: string, more: string[] = []) =>
+    runCliInProcess(
+      ['release', 'standards', 'build', '--dataset', 'plant', '--classification', classification, ...more].concat([
+        '--grading',
+        grading,
+        '--out-dir',
+        out,
+      ]),
+    )
   beforeAll(() => {
     mkdirSync(dir, { recursive: true })
     writeXlsx(grading, [
@@ -321,21 +276,7 @@ describe('English standards whose headers are not found (item 7)', () => {
     const unused = await build(join(dir, 'unused.xlsx'), join(dir, 'out-unused'))
     expect(unused.stderr).toContain('note[unused_column] classification column "Level notes" looks like level but is not used')
     writeFileSync(mapping, JSON.stringify({ classification: { description: 'Text' } }))
-    const mapped = await runCliInProcess([
-      'release',
-      'standards',
-      'build',
-      '--dataset',
-      'plant',
-      '--classification',
-      missing,
-      '--grading',
-      grading,
-      '--mapping',
-      mapping,
-      '--out-dir',
-      join(dir, 'out-mapped'),
-    ])
+    const mapped = await build(missing, join(dir, 'out-mapped'), ['--mapping', mapping])
     expect(mapped.status, mapped.stderr).toBe(0)
     expect(json(join(dir, 'out-mapped/assets/corpora/plant.corpus.json')).categories[0].description).toBe('Furnace logs')
   })

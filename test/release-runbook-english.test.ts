@@ -8,31 +8,18 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { englishDataset as dataset, type EnglishFixture, writeEnglishFixture } from './fixtures/byod/english-fixture.js'
+import { type ByodFixture, englishDataset as dataset, writeEnglishFixture } from './fixtures/byod/english-fixture.js'
 import { temporaryDirectory, treeHashes } from './support/release-fixture.js'
 import { type RunbookResult, runRunbook } from './support/run-runbook.js'
+import { runbookVariables } from './support/runbook-variables.js'
 
 const root = temporaryDirectory('english-runbook')
 const work = join(root, 'work')
 const run = join(root, 'run')
-const variables = {
-  DATASET: dataset,
-  RUN: run,
-  RAW: join(work, 'raw'),
-  ASSETS: join(work, 'assets'),
-  STANDARDS: join(work, 'standards'),
-  CFG: join(work, 'config'),
-  CANONICAL: join(run, 'canonical', dataset, 'all.json'),
-  REGISTRY: join(work, 'assets/registries', `${dataset}.registry.json`),
-  CORPUS: join(work, 'assets/corpora', `${dataset}.corpus.json`),
-  TASK_CONFIG: join(work, 'config', `${dataset}.task.json`),
-  GRADING_CONFIG: join(work, 'standards', `${dataset}.grading.json`),
-  THINK_COLLECT: join(run, 'trajectory/think-collect'),
-  TRAJECTORY_RELEASE: join(run, 'releases/sft-trajectory', dataset),
-}
+const variables = runbookVariables({ dataset, inputs: work, run })
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 const results: RunbookResult[] = []
-let fixture: EnglishFixture
+let fixture: ByodFixture
 let proposed: Record<string, string>
 
 beforeAll(async () => {
@@ -88,6 +75,7 @@ describe('an English-only catalogue and English standards: release init, then th
       'levels',
       'category ids',
       'label depth',
+      'formal dataset',
     ])
     expect(json(join(work, 'config/datasets.json')).datasets[dataset]).toEqual({
       leaf_level: 'level_3',

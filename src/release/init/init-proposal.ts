@@ -99,6 +99,11 @@ function confirmItems(findings: InitFindings, files: { mapping: string; standard
       change: `${files.datasets} (leaf_level, path_fields)`,
     },
   ]
+  items.push({
+    item: 'formal dataset',
+    inferred: `${findings.dataset} is listed in formal_datasets, so --formal commands accept it`,
+    change: `${files.datasets} (formal_datasets)`,
+  })
   if (standards.missing.length > 0)
     items.push({
       item: 'standards columns not found',

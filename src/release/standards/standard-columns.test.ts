@@ -112,22 +112,12 @@ describe('standards headers in English, Chinese and both (issue 33, item 7)', ()
     })
     const headers = ['Level 1', 'Level 2', 'Code', 'Description', 'Examples', 'Suggested level', 'Notes', 'Notes']
     const grading = { headers: ['Level', 'Description'], rows: [{ row: 2, cells: { Level: 'L1', Description: 'public' } }] }
-    const passed = buildStandards({
-      dataset: 'grid',
-      idStrategy: 'code',
-      source: 's.xlsx',
-      classification: table(headers, ['Notes']),
-      grading,
-    })
+    const build = (repeated: string[]) =>
+      buildStandards({ dataset: 'grid', idStrategy: 'code', source: 's.xlsx', classification: table(headers, repeated), grading })
+    const passed = build(['Notes'])
     expect(passed.report).toMatchObject({ status: 'passed', unparsed_codes: [] })
     expect(passed.registry.categories[0]?.category_id).toBe('010101')
-    const refused = buildStandards({
-      dataset: 'grid',
-      idStrategy: 'code',
-      source: 's.xlsx',
-      classification: table(headers, ['Description']),
-      grading,
-    })
+    const refused = build(['Description'])
     expect(refused.report.errors).toContain('the classification header "Description" appears more than once: rename one of them')
   })
 })
