@@ -281,3 +281,51 @@ describe('English standards whose headers are not found (item 7)', () => {
     expect(json(join(dir, 'out-mapped/assets/corpora/plant.corpus.json')).categories[0].description).toBe('Furnace logs')
   })
 })
+
+describe('release init says what the line would refuse', () => {
+  it('a level no standard names and a label no leaf has: exit 1, status needs_fixes, each problem named', async () => {
+    const dir = join(root, 'problems')
+    const files = writeEnglishFixture(join(dir, 'example'))
+    const catalogue = join(dir, 'catalogue.xlsx')
+    const header = [
+      'Table',
+      'Field Name',
+      'Category Level 1',
+      'Category Level 2',
+      'Category Level 3',
+      'Sensitivity',
+      'Notes',
+      'Notes',
+    ]
+    writeXlsx(catalogue, [
+      {
+        name: 'Fields',
+        rows: [
+          header,
+          ['payroll', 'iban', 'People', 'Employees', 'Payrol', 'Top Secret', '', ''],
+          ['payroll', 'bonus', 'People', 'Employees', 'TBD', 'L2', '', ''],
+        ],
+      },
+    ])
+    const result = await runCliInProcess([
+      'release',
+      'init',
+      ...flags({ dataset: 'acme_fix', catalogue, classification: files.classification, grading: files.grading, 'out-dir': dir }),
+    ])
+    expect(result.status).toBe(1)
+    const report = json(join(dir, 'init/acme_fix.init-report.json'))
+    expect(report.status).toBe('needs_fixes')
+    expect(report.problems.map((problem: { code: string }) => problem.code)).toEqual(['unknown_level', 'unknown_label'])
+    expect(result.stderr).toMatch(/^problem\[unknown_label\] catalogue label "Payrol" \(1 row\(s\)\) names no leaf/m)
+    expect(report.inferred.labels.placeholder_labels).toEqual(['TBD'])
+    expect(report.inferred.catalogue.unmapped).toEqual(['Notes'])
+    expect(json(join(dir, 'config/datasets.json')).datasets.acme_fix.placeholder_labels).toEqual(['TBD'])
+    const again = await runCliInProcess([
+      'release',
+      'init',
+      ...flags({ dataset: 'acme_fix', catalogue, classification: files.classification, grading: files.grading, 'out-dir': dir }),
+    ])
+    expect(again.status).toBe(2)
+    expect(again.stderr).toMatch(/^error\[dataset_already_configured\].*--overwrite/m)
+  })
+})

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { writeJsonReport } from '../../io/atomic-file.js'
+import { outputExistsError } from '../../io/publish-directory.js'
 import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256File } from '../../io/sha256.js'
 import type { StandardField } from '../contracts/column-mapping.js'
@@ -159,6 +160,11 @@ export async function runReleaseInit(options: RunReleaseInitOptions): Promise<In
   const proposal = initProposal(found, { mapping: layout.mapping, standards: layout.standards, datasets: layout.datasets })
   const overwrite = options.overwrite ?? false
   const datasets = datasetsFile(join(options.outDir, layout.datasets), dataset, proposal.datasetEntry, overwrite)
+  // Checked before anything is written, so a refusal leaves no half of a proposal behind.
+  const existing = [layout.mapping, layout.standards, layout.task, layout.report].find((relative) =>
+    existsSync(join(options.outDir, relative)),
+  )
+  if (existing !== undefined && !overwrite) throw outputExistsError(join(options.outDir, existing))
   const write = (relative: string, value: unknown, replace = overwrite) =>
     writeJsonReport({ path: join(options.outDir, relative), value, ...(replace ? { overwrite: true } : {}) })
   const { dataset: _dataset, idStrategy: _idStrategy, ...inferred } = found
