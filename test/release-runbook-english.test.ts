@@ -113,6 +113,9 @@ describe('an English-only catalogue and English standards: release init, then th
       ['swap', 'train', 'val'],
     ])
     expect(split.sizes).toEqual({ train: 32, val: 4, test: 4 })
+    const printed = results.find(({ command }) => command === 'release canonical split')?.result.stderr
+    expect(printed).toContain(`note[train_coverage] ${dataset}: 1 record(s) moved into train`)
+    expect(printed).toContain(`note[too_small_for_val_test] ${dataset}: 7 categories have fewer records than splits`)
     expect(split.too_small_for_val_test.filter((entry: { records: number }) => entry.records === 1).length).toBe(5)
     const sft = json(join(run, 'releases/sft-legacy/source', dataset, 'export_report.json'))
     expect(sft.label_gap_gate.status).toBe('passed')
