@@ -1,5 +1,6 @@
 /**
- * Every `releaseops …` command the README and the release runbook (docs/release-runbook.md) show exists,
+ * Every `releaseops …` command the README, the release runbook (docs/release-runbook.md) and the
+ * bring-your-own-data guide show exists,
  * with every flag written beside it: each line's command words (`a|b` alternatives each) are walked down
  * the real program (every command registered, as `node bin/releaseops.js <cmd> --help` would load it), and
  * each `--flag` must be an option of that command (of one of the alternatives).
@@ -18,10 +19,10 @@ interface Shown {
   flags: string[]
 }
 
-/** The `releaseops` lines of a Markdown file's bash blocks, continuation lines joined. */
+/** The `releaseops` lines of a Markdown file's bash (and `sh`, shown but not run) blocks, continuation lines joined. */
 function shownCommands(file: string): Shown[] {
   const text = readFileSync(resolve(repositoryRoot, file), 'utf8')
-  const blocks = [...text.matchAll(/```bash\n([\s\S]*?)```/g)].map((match) => match[1] as string)
+  const blocks = [...text.matchAll(/```(?:bash|sh)\n([\s\S]*?)```/g)].map((match) => match[1] as string)
   const lines = blocks.flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n'))
   return lines
     .map((line) => line.replace(/^.*?\|\s*(?=releaseops )/, '').trim())
@@ -66,7 +67,7 @@ function resolveWords(program: Command, words: string[][]): Command[] {
   return current
 }
 
-describe.each(['README.md', 'docs/release-runbook.md'])('commands in %s', (file) => {
+describe.each(['README.md', 'docs/release-runbook.md', 'docs/bring-your-own-data.md'])('commands in %s', (file) => {
   const shown = shownCommands(file)
 
   it('are all there, with their flags', async () => {

@@ -10,6 +10,7 @@ import { runCanonicalBuild } from '../src/release/canonical/run-canonical-build.
 import { runCanonicalSplit } from '../src/release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../src/release/canonical/run-quarantine-conflicts.js'
 import { runDemoData } from '../src/release/demo/write-demo-data.js'
+import { runMixtureBuild } from '../src/release/mixtures/run-mixture-build.js'
 import { type ReleaseLineLayout, releaseLineLayout } from '../src/release/pipeline/release-line-layout.js'
 import type { ReleaseLineOptions } from '../src/release/pipeline/release-line-options.js'
 import { runReleaseLine } from '../src/release/pipeline/run-release-line.js'
@@ -353,6 +354,22 @@ describe('sft export rejects bad inputs and publishes nothing', () => {
       allowLabelGaps: ['A2-1'],
     })
     expect(waived.label_gap_gate).toMatchObject({ status: 'waived', waived: [{ label: 'A2-1', split: 'val' }] })
+    // Issue 33: the hint gives the waiver's real syntax, and why a mixture then refuses the release.
+    expect(gap.message).toContain("waive with --allow-label-gaps 'A2-1' (or --allow-any-label-gap)")
+    expect(gap.message).toContain('`mixture build` refuses it: a mixture must train on every label it evaluates')
+    const mixed = await thrown(() =>
+      runMixtureBuild({
+        ...taskFiles(),
+        family: 'sft',
+        inputs: [`${fixture.dataset}=${outputDir}`],
+        gradingManifest: fixture.path('gradingManifest'),
+        outputDir: join(work, 'mixture-of-waived'),
+      }),
+    )
+    expect(mixed.code).toBe('mixture_input_invalid')
+    expect(mixed.issues.find((issue) => issue.path.endsWith(':label_gap_gate'))?.message).toMatch(
+      /it is waived\): a mixture must train on every label it evaluates, so split the dataset again/,
+    )
   })
 })
 

@@ -11,25 +11,12 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { retailDataset as dataset, type RetailFixture, writeRetailFixture } from './fixtures/retail/write-retail-fixture.js'
 import { temporaryDirectory } from './support/release-fixture.js'
 import { type RunbookResult, runRunbook } from './support/run-runbook.js'
+import { runbookVariables } from './support/runbook-variables.js'
 
 const root = temporaryDirectory('retail-runbook')
 const fixtureDir = join(root, 'fixture')
 const run = join(root, 'run')
-const variables = {
-  DATASET: dataset,
-  RUN: run,
-  RAW: join(fixtureDir, 'raw'),
-  ASSETS: join(fixtureDir, 'assets'),
-  STANDARDS: join(fixtureDir, 'standards'),
-  CFG: join(fixtureDir, 'config'),
-  CANONICAL: join(run, 'canonical', dataset, 'all.json'),
-  REGISTRY: join(fixtureDir, 'assets/registries', `${dataset}.registry.json`),
-  CORPUS: join(fixtureDir, 'assets/corpora', `${dataset}.corpus.json`),
-  TASK_CONFIG: join(fixtureDir, 'config', `${dataset}.task.json`),
-  GRADING_CONFIG: join(fixtureDir, 'standards', `${dataset}.grading.json`),
-  THINK_COLLECT: join(run, 'trajectory/think-collect'),
-  TRAJECTORY_RELEASE: join(run, 'releases/sft-trajectory', dataset),
-}
+const variables = runbookVariables({ dataset, inputs: fixtureDir, run })
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 const results: RunbookResult[] = []
 let fixture: RetailFixture

@@ -149,7 +149,7 @@ describe('release stages through the CLI, in the runbook order', () => {
       '42',
     ])
     expect(split.status).toBe(0)
-    expect(lastJson(split.stdout).train_coverage).toEqual({ missing_categories: [], missing_levels: [] })
+    expect(lastJson(split.stdout).train_coverage).toEqual({ missing_categories: [], missing_levels: [], moves: [] })
     const again = runCli(['release', 'canonical', 'split', '--canonical-dir', join(run, 'canonical'), '--dataset', 'steel_demo'])
     expect([again.status, again.stderr]).toEqual([2, expect.stringContaining('error[output_exists]')])
 

@@ -6,6 +6,7 @@ export const releaseErrorCodes = [
   'corpus_registry_mismatch',
   'csv_encoding',
   'csv_unreadable',
+  'dataset_already_configured',
   'dataset_mismatch',
   'duplicate_input',
   'empty_input',

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { type RunCanonicalBuildOptions, runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
 import { runCanonicalSplit } from '../../release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../../release/canonical/run-quarantine-conflicts.js'
+import type { SplitReport } from '../../release/canonical/split-records.js'
 import { unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { parseInteger } from '../parse-options.js'
 import { parseRatio, printSummary } from './release-options.js'
@@ -30,6 +31,23 @@ type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] }
 
 const defined = <T extends object>(value: T) =>
   Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Defined<T>
+
+/** The split's notes: records moved into train, categories too small for val and test. */
+function printSplitNotes(dataset: string, report: SplitReport): void {
+  const moved = report.train_coverage.moves.filter((move) => move.reason !== 'swap')
+  if (moved.length > 0)
+    process.stderr.write(
+      `note[train_coverage] ${dataset}: ${moved.length} record(s) moved into train so every category and level has one there (split_report.json: train_coverage.moves)\n`,
+    )
+  const small = report.too_small_for_val_test
+  if (small.length > 0)
+    process.stderr.write(
+      `note[too_small_for_val_test] ${dataset}: ${small.length} categor${small.length === 1 ? 'y has' : 'ies have'} fewer records than splits: ${small
+        .slice(0, 10)
+        .map((entry) => `${entry.category_id} (${entry.records})`)
+        .join(', ')}${small.length > 10 ? ', …' : ''}\n`,
+    )
+}
 
 export function registerReleaseCanonicalCommand(release: Command): void {
   const canonical = release
@@ -111,6 +129,7 @@ export function registerReleaseCanonicalCommand(release: Command): void {
         process.stderr.write(
           `note[split_excluded] ${flags.dataset}: ${report.excluded.count} record(s) in no split: ${reasons.join(', ')}\n`,
         )
+      printSplitNotes(flags.dataset, report)
       printSummary({
         dataset: flags.dataset,
         sizes: report.sizes,

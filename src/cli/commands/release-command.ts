@@ -1,12 +1,13 @@
 /**
  * @module cli: `releaseops release …`: the data-grading release line, one subcommand per stage (demo-data,
- * preprocess, canonical build/split/quarantine-conflicts, audit prompt-conflicts, sft export/validate) and
- * `pipeline`, which runs them all.
+ * preprocess, canonical build/split/quarantine-conflicts, audit prompt-conflicts, sft export/validate),
+ * `pipeline`, which runs them all, and `init`, which proposes a new data owner's mapping and configs.
  */
 import type { Command } from 'commander'
 import { registerReleaseAuditCommand } from './release-audit-command.js'
 import { registerReleaseCanonicalCommand } from './release-canonical-command.js'
 import { registerReleaseDemoCommands } from './release-demo-command.js'
+import { registerReleaseInitCommand } from './release-init-command.js'
 import { registerReleaseMixtureCommand } from './release-mixture-command.js'
 import { registerReleasePreprocessCommand } from './release-preprocess-command.js'
 import { registerReleaseRlCommand } from './release-rl-command.js'
@@ -27,4 +28,5 @@ export function registerReleaseCommand(program: Command): void {
   registerReleaseRlCommand(release)
   registerReleaseMixtureCommand(release)
   registerReleaseStandardsCommand(release)
+  registerReleaseInitCommand(release)
 }

@@ -20,6 +20,7 @@ interface PreprocessFlags {
   failedAudit?: string
   formal?: boolean
   configFile?: string
+  gradingConfig?: string
 }
 
 function parseCsvEncoding(value: string): CsvEncoding {
@@ -54,6 +55,10 @@ export function registerReleasePreprocessCommand(release: Command): void {
     .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output>.failed.json)')
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
+    .option(
+      '--grading-config <file>',
+      'grading standard JSON: its levels and level_map read the level column (default: L1–L4, numbered spellings)',
+    )
     .action(async (flags: PreprocessFlags) => {
       const progress = createProgress('preprocess rows')
       try {
@@ -70,6 +75,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
           ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
           ...(flags.formal ? { formal: true } : {}),
           ...(flags.configFile ? { configFile: flags.configFile } : {}),
+          ...(flags.gradingConfig ? { gradingConfig: flags.gradingConfig } : {}),
           onProgress: (rows) => progress.update(rows, rows),
         })
         printSummary(report)

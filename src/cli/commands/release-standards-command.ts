@@ -10,6 +10,7 @@ interface StandardsFlags {
   outDir: string
   idStrategy: 'path' | 'code'
   sheet?: string
+  mapping?: string
   overwrite?: boolean
 }
 
@@ -21,8 +22,11 @@ export function registerReleaseStandardsCommand(release: Command): void {
       'Standard workbooks (a leaf a row, merged ancestor cells) → registry, corpus, classification and grading standard JSON, with an alignment report.',
     )
     .requiredOption('--dataset <name>', 'dataset name (ids and file names)')
-    .requiredOption('--classification <file.xlsx>', 'classification standard: 一级分类…, 编码, 说明, 示例, 建议级别 columns')
-    .requiredOption('--grading <file.xlsx>', 'grading standard: 级别 and 说明 columns')
+    .requiredOption(
+      '--classification <file.xlsx>',
+      'classification standard: level columns (一级分类… / Level 1…), code, description, examples, suggested level',
+    )
+    .requiredOption('--grading <file.xlsx>', 'grading standard: level (级别 / Level), description, optional name columns')
     .requiredOption('--out-dir <dir>', 'writes assets/{registries,corpora}/ and standards/ under it')
     .addOption(
       new Option('--id-strategy <kind>', 'category ids: level path or the standard code')
@@ -30,6 +34,7 @@ export function registerReleaseStandardsCommand(release: Command): void {
         .default('path'),
     )
     .option('--sheet <name>', 'classification worksheet (default: the first)')
+    .option('--mapping <file>', 'standards mapping JSON: headers by role, null for a column the standard lacks, level_map')
     .option('--overwrite', 'replace existing files')
     .action(async (flags: StandardsFlags) => {
       const report = await runStandardsBuild({
@@ -39,6 +44,7 @@ export function registerReleaseStandardsCommand(release: Command): void {
         outDir: flags.outDir,
         idStrategy: flags.idStrategy,
         ...(flags.sheet ? { sheet: flags.sheet } : {}),
+        ...(flags.mapping ? { mapping: flags.mapping } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
       })
       const warnings = [
@@ -49,6 +55,8 @@ export function registerReleaseStandardsCommand(release: Command): void {
       ] as const
       for (const [what, count] of warnings)
         if (count > 0) process.stderr.write(`warning[standards] ${flags.dataset}: ${count} ${what}\n`)
+      for (const { table, header, looks_like } of report.unused_columns)
+        process.stderr.write(`note[unused_column] ${table} column "${header}" looks like ${looks_like} but is not used\n`)
       printSummary({
         dataset: report.dataset,
         status: report.status,

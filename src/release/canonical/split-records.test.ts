@@ -122,7 +122,7 @@ describe('splitRecords', () => {
       expect(Math.abs(counts.train! - total * 0.8)).toBeLessThan(2)
       expect(Math.abs(counts.val! - total * 0.1)).toBeLessThan(2)
     }
-    expect(report.train_coverage).toEqual({ missing_categories: [], missing_levels: [] })
+    expect(report.train_coverage).toEqual({ missing_categories: [], missing_levels: [], moves: [] })
   })
 
   it('group splits keep each group together and exclude empty group keys', () => {

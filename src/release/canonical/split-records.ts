@@ -6,14 +6,20 @@
  * interleaved label sequence with exact split sizes — every stratum gets its share ±1. `group` keeps every
  * value of a dotted group key (e.g. `metadata.table_name`) in one split. In a random split, records that
  * share a prompt key (copies of a table in other databases show the same prompt) follow the first of them
- * in id order, so no prompt is in two splits. Other records get `split: null` and a reason.
+ * in id order, so no prompt is in two splits. Then a category or level that train lacks gets its first
+ * record moved there (`train-coverage.ts`; a train record goes the other way). Other records get
+ * `split: null` and a reason.
  */
 import { PythonRandom } from '../../core/python/python-random.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
 import { PromptKeys } from './prompt-key.js'
 import { sortByKey } from './sort-by-key.js'
+import { allocateSizes, interleavedLabels } from './split-sizes.js'
+import { type CoverageMove, keepEveryLabelInTrain, tooSmallForValTest, trainLacksLabels } from './train-coverage.js'
 
-export const splitAlgorithmVersion = 'releaseops-split-v2'
+export { allocateSizes, interleavedLabels } from './split-sizes.js'
+
+export const splitAlgorithmVersion = 'releaseops-split-v3'
 
 export interface SplitOptions {
   splitType: 'random' | 'group'
@@ -40,49 +46,10 @@ export interface SplitReport {
   /** Prompt keys whose records lie in more than one split (0 for random splits). */
   cross_split_prompt_keys: number
   distributions: { category_id: Record<SplitName, Record<string, number>>; level: Record<SplitName, Record<string, number>> }
-  train_coverage: { missing_categories: string[]; missing_levels: string[] }
-}
-
-/** Largest-remainder sizes that sum to `total`; train gets at least one item. */
-export function allocateSizes(total: number, ratios: readonly number[]): number[] {
-  const raw = ratios.map((ratio) => total * ratio)
-  const sizes = raw.map(Math.floor)
-  const order = raw
-    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
-    .sort((a, b) => b.remainder - a.remainder || a.index - b.index)
-  for (let left = total - sizes.reduce((sum, size) => sum + size, 0), position = 0; left > 0; left--, position++) {
-    const index = (order[position % order.length] as { index: number }).index
-    sizes[index] = (sizes[index] as number) + 1
-  }
-  if (total > 0 && sizes[0] === 0) {
-    const donor = sizes[1]! >= sizes[2]! ? 1 : 2
-    sizes[donor] = (sizes[donor] as number) - 1
-    sizes[0] = 1
-  }
-  return sizes
-}
-
-/** A label sequence with exactly `sizes[s]` of each split, spread as evenly as possible. */
-export function interleavedLabels(sizes: readonly number[]): number[] {
-  const total = sizes.reduce((sum, size) => sum + size, 0)
-  const given = sizes.map(() => 0)
-  const labels = new Array<number>(total)
-  for (let position = 1; position <= total; position++) {
-    let best = -1
-    let bestLag = Number.NEGATIVE_INFINITY
-    for (let index = 0; index < sizes.length; index++) {
-      const size = sizes[index] as number
-      if ((given[index] as number) >= size) continue
-      const lag = (size * position) / total - (given[index] as number)
-      if (lag > bestLag + 1e-12) {
-        best = index
-        bestLag = lag
-      }
-    }
-    given[best] = (given[best] as number) + 1
-    labels[position - 1] = best
-  }
-  return labels
+  /** Labels train lacks after the split (a group split cannot move records), and the moves that filled it. */
+  train_coverage: { missing_categories: string[]; missing_levels: string[]; moves: CoverageMove[] }
+  /** Categories with fewer records than splits: never in all three. */
+  too_small_for_val_test: { category_id: string; records: number }[]
 }
 
 export function groupValue(record: object, path: string): string {
@@ -252,6 +219,9 @@ export function splitRecords(
   const strata = strataOf(pool, options.levelField)
   const assignment = options.splitType === 'random' ? dealRandom(pool, strata, options, rng) : dealGroups(pool, options, rng)
   const joined = options.splitType === 'random' ? joinPromptKeys({ records, included, order }, assignment) : 0
+  const coverage = { records: pool, levelField: options.levelField }
+  const moves =
+    options.splitType === 'random' && trainLacksLabels(strata, assignment) ? keepEveryLabelInTrain(coverage, assignment) : []
   const crossing = options.splitType === 'random' ? 0 : crossingKeys(pool, assignment)
   const splits: (SplitName | null)[] = new Array(records.length).fill(null)
   order.forEach((index, position) => {
@@ -292,7 +262,8 @@ export function splitRecords(
       joined_by_prompt_key: joined,
       cross_split_prompt_keys: crossing,
       distributions: { category_id: categories, level: levels },
-      train_coverage: { missing_categories: later(categories), missing_levels: later(levels) },
+      train_coverage: { missing_categories: later(categories), missing_levels: later(levels), moves },
+      too_small_for_val_test: tooSmallForValTest(coverage),
     },
   }
 }

@@ -47,13 +47,24 @@ interface GateGaps {
   blocking_levels: readonly { label: string; split: string }[]
 }
 
+/**
+ * What to do about a label gap: split again (a random split keeps every label in train), or waive it with
+ * the flag's real syntax, knowing that a waived release is for inspection: a mixture (the training input)
+ * takes only releases whose gate passed, because a mixture must train on every label it evaluates.
+ */
+export function labelGapRemedy(labels: readonly string[]): string {
+  const unique = [...new Set(labels)]
+  const waivers = unique.map((label) => `--allow-label-gaps '${label}'`).join(' ')
+  return `Split again so train holds every label (\`release canonical split --overwrite\`: a random split keeps every category and level in train; a group split cannot), or, after review, waive with ${waivers} (or --allow-any-label-gap). A waived release validates but \`mixture build\` refuses it: a mixture must train on every label it evaluates.`
+}
+
 /** The refusal of a plan whose label-gap gate failed (`path`: the file; `source`: its name in issue paths). */
 export function labelGapError(options: { path: string; source: string; gate: GateGaps }): InvalidInputError {
   const gaps = [...options.gate.blocking, ...options.gate.blocking_levels]
   return new InvalidInputError({
     code: 'label_gap',
     path: options.path,
-    message: `Label-gap gate failed: ${gaps.map((gap) => `${gap.label} (in ${gap.split}, not in train)`).join(', ')}. Waive with --allow-label-gaps after review.`,
+    message: `Label-gap gate failed: ${gaps.map((gap) => `${gap.label} (in ${gap.split}, not in train)`).join(', ')}. ${labelGapRemedy(gaps.map((gap) => gap.label))}`,
     issues: gaps.map((gap) => ({
       code: 'label_gap',
       path: `${options.source}:split=${gap.split}`,

@@ -95,7 +95,10 @@ function reportIssues(report: Record<string, unknown>, spec: MixtureInputSpec, e
     gate.status !== 'passed' ||
     !['blocking', 'blocking_levels', 'waived', 'waived_levels'].every((key) => emptyList(gate[key]))
   )
-    add('label_gap_gate', 'the label-gap gate must have passed without waivers')
+    add(
+      'label_gap_gate',
+      `the label-gap gate must have passed without waivers (it is ${String(isObject(gate) ? gate.status : gate)}): a mixture must train on every label it evaluates, so split the dataset again (\`release canonical split --overwrite\` keeps every label in train) and export the release again`,
+    )
   const grading = isObject(report.grading) ? report.grading : {}
   if (JSON.stringify(grading.levels) !== JSON.stringify(expect.grading.levels) || grading.gt_field !== expect.grading.gtField)
     add(

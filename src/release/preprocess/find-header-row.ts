@@ -14,10 +14,15 @@ export interface HeaderMatch {
   missing: string[]
 }
 
-/** The headers of `wanted` that `cells` lacks (cells compared trimmed). */
+/** A header as compared: trimmed, each whitespace run one space (`字段名\nField Name` = `字段名 Field Name`). */
+export function headerKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ')
+}
+
+/** The headers of `wanted` that `cells` lacks (compared by `headerKey`). */
 export function missingHeaders(cells: readonly string[], wanted: Iterable<string>): string[] {
-  const present = new Set(cells.map((cell) => cell.trim()))
-  return [...wanted].filter((header) => !present.has(header))
+  const present = new Set(cells.map(headerKey))
+  return [...wanted].filter((header) => !present.has(headerKey(header)))
 }
 
 /** Tracks the best candidate among the rows offered, the first complete one winning. */

@@ -38,7 +38,11 @@ describe('cell normalisation', () => {
 
   it('normalises levels, types, names and trailing codes as the original preprocessing does', () => {
     expect(['2', ' L2 ', 'level2', 'LEVEL2', 'l2', ''].map(normalizeLevel)).toEqual(['L2', 'L2', 'L2', 'L2', 'L2', ''])
-    expect(['L5', '2.0', '二等', 'L2x'].map(normalizeLevel)).toEqual([undefined, undefined, undefined, undefined])
+    expect(['L5', '2.5', '二等', 'L2x', '0'].map(normalizeLevel)).toEqual([undefined, undefined, undefined, undefined, undefined])
+    // Issue 33: a pandas float, Roman and bare Chinese numerals, an S prefix, an annotation in brackets.
+    expect(['2.0', 'Ⅱ级', '二', 'S2', '二级（内部）', 'Level II', 'L2 - internal'].map(normalizeLevel)).toEqual(
+      Array(7).fill('L2'),
+    )
     // Every common way of writing level 3 (issue 24): digits, L/LEVEL prefixes, 级 forms, full-width digits.
     expect(['3', 'L3', 'l3', 'LEVEL3', 'Level 3', '三级', '3级', '第三级', '第3级', '３', 'Ｌ３'].map(normalizeLevel)).toEqual(
       Array(11).fill('L3'),

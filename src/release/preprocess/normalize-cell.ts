@@ -1,9 +1,10 @@
 /**
  * @module release/preprocess: cell normalisation as the original preprocessing does it: whitespace-collapsed
- * text, level aliases (1/2/3/4, LEVEL1..4 → L1..L4), column-type families, trailing classification codes
+ * text, level aliases (1/2/3/4, LEVEL1..4, 三级 → L1..L4), column-type families, trailing classification codes
  * such as "（A1-1-3）" detected (and optionally stripped), and the normalised field key.
  */
 import { collapseStrip, pythonStrip } from '../../core/python/python-text.js'
+import { defaultCatalogueScheme, resolveLevel } from '../levels/level-scheme.js'
 
 /** `re.sub(r"\s+", " ", str(value).strip())`, "" for empty cells. */
 export const cleanText: (value: string) => string = collapseStrip
@@ -21,31 +22,13 @@ export function stripTrailingCode(label: string): string {
   return pythonStrip(label.replace(trailingCode, ''))
 }
 
-const chineseDigits = '一二三四五六七八九'
-
-/** "3", "L3", "l3", "LEVEL3", "Level 3", "三级", "3级", "第三级", "第3级", full-width "Ｌ３" → its digit. */
-export function levelDigit(value: string): number | undefined {
-  const text = cleanText(value).normalize('NFKC').toUpperCase().replace(/\s+/g, '')
-  const match = /^(?:L|LEVEL)?([1-9])$/.exec(text) ?? /^第?([1-9一二三四五六七八九])级$/.exec(text)
-  if (!match) return undefined
-  const digit = match[1] as string
-  const chinese = chineseDigits.indexOf(digit)
-  return chinese >= 0 ? chinese + 1 : Number(digit)
-}
-
 /**
- * The normalised catalogue level (`L1`…`L4`, as the original preprocessing allows), "" for an empty cell,
- * or undefined when the value is not one.
+ * The normalised catalogue level (`L1`…`L4`, as the original preprocessing allows; `release/levels` reads
+ * the spellings), "" for an empty cell, or undefined when the value is not one.
  */
 export function normalizeLevel(value: string): string | undefined {
-  return levelUpTo(value, 4)
-}
-
-/** As `normalizeLevel`, up to level `maxLevel` (a standard may define more levels than a catalogue uses). */
-export function levelUpTo(value: string, maxLevel: number): string | undefined {
-  if (cleanText(value) === '') return ''
-  const digit = levelDigit(value)
-  return digit === undefined || digit > maxLevel ? undefined : `L${digit}`
+  const result = resolveLevel(value, defaultCatalogueScheme)
+  return 'level' in result ? result.level : undefined
 }
 
 const typeFamilies: Readonly<Record<string, string>> = {

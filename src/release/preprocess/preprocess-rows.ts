@@ -12,6 +12,7 @@ import { sha256File } from '../../io/sha256.js'
 import type { ColumnMapping } from '../contracts/column-mapping.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
+import type { LevelScheme } from '../levels/level-scheme.js'
 import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { HeaderFinder, type HeaderMatch } from './find-header-row.js'
@@ -29,6 +30,8 @@ export interface PreprocessRowsOptions {
   onProgress?: (rows: number) => void
   /** Receives each record as it is made, instead of the result holding them. */
   onRecord?: (record: ProcessedRecord) => void
+  /** The grading standard's levels and level map (default: L1–L4). */
+  levels?: LevelScheme
 }
 
 function failed(processor: RowPreprocessor, input: string): InvalidInputError {
@@ -94,6 +97,7 @@ export async function preprocessRows(
           stripTrailingCodes: options.stripTrailingCodes ?? true,
           skipEmptyFieldName: options.skipEmptyFieldName ?? false,
           ...(options.onRecord ? { onRecord: options.onRecord } : {}),
+          ...(options.levels ? { levels: options.levels } : {}),
         },
         row.cells,
         row.rowNumber,

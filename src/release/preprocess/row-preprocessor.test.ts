@@ -3,6 +3,7 @@ import { buildNativeUserPrompt } from '../../envs/grading/native-prompt.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import { parseColumnMapping } from '../contracts/column-mapping.js'
 import { fieldMetadataSchema } from '../contracts/processed-record.js'
+import { levelScheme } from '../levels/level-scheme.js'
 import { RowPreprocessor } from './row-preprocessor.js'
 
 const mapping = parseColumnMapping(
@@ -126,5 +127,52 @@ describe('RowPreprocessor', () => {
     const plain = new RowPreprocessor({ source, mapping }, header)
     plain.add(2, ['m', 't', 'f', '', '', '', '2', ''])
     expect(Object.keys(plain.finish().records[0]?.metadata ?? {})).toEqual(Object.keys(fieldMetadataSchema.shape))
+  })
+
+  it('a repeated header stops the stage only when it is mapped (issue 33, item 10)', () => {
+    const repeated = new RowPreprocessor({ source, mapping }, [...header, '备注'])
+    expect(repeated.headerValid).toBe(true)
+    repeated.add(2, ['mes', 'coil', 'weight', 'int', '生产', '实绩', 'L2', 'a', 'b'])
+    expect(repeated.finish().report.ignored_columns).toEqual(['备注'])
+    const mapped = new RowPreprocessor({ source, mapping }, [...header, '字段'])
+    expect(mapped.issues).toEqual([
+      {
+        code: 'duplicate_header',
+        path: 'data.xlsx:S:row 1:字段',
+        message: 'mapped header "字段" appears in columns 3 and 9: rename one of them',
+      },
+    ])
+  })
+
+  it('bilingual headers with a line break match a mapping that writes them with a space', () => {
+    const bilingual = parseColumnMapping(
+      { '表名 Table': 'table_name', '字段名 Field Name': 'field_name', '分级 Level': 'data_level' },
+      'm.json',
+    )
+    const processor = new RowPreprocessor({ source, mapping: bilingual }, ['表名\nTable', '字段名\r\nField  Name', '分级\nLevel'])
+    expect(processor.headerValid).toBe(true)
+    processor.add(2, ['coil', 'weight', 'Ⅲ级'])
+    expect(processor.finish().records[0]).toMatchObject({ metadata: { field_name: 'weight' }, data_level: 'L3' })
+  })
+
+  it("reads levels with the grading standard's scheme: five levels, named ones, refusals naming the cell", () => {
+    const levels = levelScheme({ levels: ['L1', 'L2', 'L3', 'L4', 'L5'], levelMap: { Public: 'L1', Secret: 'L5' } })
+    const processor = new RowPreprocessor({ source, mapping, levels }, header)
+    const row = (field: string, level: string) => ['mes', 'coil', field, 'int', '生产', '实绩', level, '']
+    processor.add(2, row('a', '5级'))
+    processor.add(3, row('b', 'secret'))
+    processor.add(4, row('c', '3.0'))
+    processor.add(5, row('d', 'Top Secret'))
+    expect(processor.issues).toEqual([
+      {
+        code: 'unknown_level',
+        path: 'data.xlsx:S:row 5:分级',
+        message:
+          'unsupported data level "Top Secret": "Top Secret" is not a level of this standard (L1, L2, L3, L4, L5; named Public, Secret)',
+      },
+    ])
+    const defaults = new RowPreprocessor({ source, mapping }, header)
+    defaults.add(2, row('a', '5级'))
+    expect(defaults.issues[0]?.message).toMatch(/level 5 is outside this standard's 4 levels .*--grading-config/)
   })
 })

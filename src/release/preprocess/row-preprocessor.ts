@@ -7,15 +7,11 @@ import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import { type ColumnMapping, freeMetadataName, type MappedField } from '../contracts/column-mapping.js'
 import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
+import { type CatalogueLevels, catalogueLevels } from '../levels/catalogue-levels.js'
+import type { LevelScheme } from '../levels/level-scheme.js'
 import { columnName } from '../xlsx/write-xlsx.js'
-import {
-  cleanText,
-  detectTrailingCode,
-  normalizeLevel,
-  normalizeName,
-  normalizeType,
-  stripTrailingCode,
-} from './normalize-cell.js'
+import { headerKey } from './find-header-row.js'
+import { cleanText, detectTrailingCode, normalizeName, normalizeType, stripTrailingCode } from './normalize-cell.js'
 
 const labelFields = ['level_1', 'level_2', 'level_3', 'level_4'] as const
 
@@ -47,6 +43,8 @@ export interface PreprocessOptions {
   skipEmptyFieldName?: boolean
   /** Receives each record as it is made (then records are not kept; `finish` returns none). */
   onRecord?: (record: ProcessedRecord) => void
+  /** The grading standard's levels and level map (default: L1–L4, numbered spellings only). */
+  levels?: LevelScheme
 }
 
 export interface PreprocessReport {
@@ -94,6 +92,7 @@ export class RowPreprocessor {
   private readonly firstClassifications: ProcessedRecord['classification'][] = []
   private readonly firstLevels: string[] = []
   private readonly report: PreprocessReport
+  private readonly levels: CatalogueLevels
 
   private sheet: string
   private sheetReport: SheetReport
@@ -104,6 +103,7 @@ export class RowPreprocessor {
     headerRow = 1,
   ) {
     const { source } = options
+    this.levels = catalogueLevels(options.levels)
     this.sheet = source.sheet
     this.sheetReport = { sheet: source.sheet, header_row: headerRow, data_rows: 0, blank_rows: 0, subtotal_rows: 0 }
     this.report = {
@@ -148,33 +148,39 @@ export class RowPreprocessor {
     const { mapping } = this.options
     this.columns.clear()
     this.headers.clear()
+    // Headers compare with whitespace collapsed (a bilingual `字段名\nField Name` is `字段名 Field Name`).
     const positions = new Map<string, number>()
+    const repeats = new Map<string, number>()
     header.forEach((raw, index) => {
-      const text = raw.trim()
+      const text = headerKey(raw)
       if (!text) return
-      if (positions.has(text))
-        this.issue(
-          'duplicate_header',
-          this.where(headerRow, text),
-          `header "${text}" appears in columns ${positions.get(text)! + 1} and ${index + 1}`,
-        )
+      if (positions.has(text)) repeats.set(text, repeats.get(text) ?? index)
       else positions.set(text, index)
     })
     for (const [text, field] of mapping) {
-      const index = positions.get(text)
+      const key = headerKey(text)
+      const index = positions.get(key)
+      // A repeated header matters only when it is mapped: which of its columns is meant cannot be told.
+      if (index !== undefined && repeats.has(key))
+        this.issue(
+          'duplicate_header',
+          this.where(headerRow, key),
+          `mapped header "${key}" appears in columns ${index + 1} and ${(repeats.get(key) as number) + 1}: rename one of them`,
+        )
       if (index === undefined) {
         this.issue(
           'missing_column',
-          this.where(headerRow, text),
-          `mapped column "${text}" (${field}) is not in the header row (row ${headerRow}); headers are: ${[...positions.keys()].join(', ')}`,
+          this.where(headerRow, key),
+          `mapped column "${key}" (${field}) is not in the header row (row ${headerRow}); headers are: ${[...positions.keys()].join(', ')}`,
         )
       } else {
         this.columns.set(field, index)
-        this.headers.set(field, text)
+        this.headers.set(field, key)
       }
     }
+    const mapped = new Set([...mapping.keys()].map(headerKey))
     for (const text of positions.keys())
-      if (!mapping.has(text) && !this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
+      if (!mapped.has(text) && !this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
     this.freeFields.length = 0
     for (const field of this.columns.keys()) {
       const name = freeMetadataName(field)
@@ -251,13 +257,9 @@ export class RowPreprocessor {
       return
     }
     const rawLevel = value('data_level')
-    const level = normalizeLevel(rawLevel)
-    if (level === undefined) {
-      this.issue(
-        'unknown_level',
-        this.where(rowNumber, this.headers.get('data_level')),
-        `unsupported data level "${rawLevel}" (expected a level such as 3, L3, LEVEL3, 三级, 3级 or 第三级)`,
-      )
+    const level = this.levels.read(rawLevel)
+    if (typeof level !== 'string') {
+      this.issue('unknown_level', this.where(rowNumber, this.headers.get('data_level')), level.problem)
       return
     }
     const classification = { level_1: '', level_2: '', level_3: '', level_4: '' }

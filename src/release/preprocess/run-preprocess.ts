@@ -15,6 +15,8 @@ import { loadDatasetsFile } from '../canonical/load-datasets-file.js'
 import { type ColumnMapping, parseColumnMapping } from '../contracts/column-mapping.js'
 import { checkDatasetName, checkFormalDataset } from '../contracts/dataset-name.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
+import { loadGradingConfig } from '../inputs/load-task-files.js'
+import { type LevelScheme, levelScheme } from '../levels/level-scheme.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import type { CsvEncoding } from './decode-csv-bytes.js'
@@ -37,6 +39,8 @@ export interface RunPreprocessOptions {
   /** Fail unless `dataset` is in the formal_datasets of `configFile`. */
   formal?: boolean
   configFile?: string
+  /** The grading standard JSON: its levels and level map read the catalogue's level column. */
+  gradingConfig?: string
   onProgress?: (rows: number) => void
 }
 
@@ -75,6 +79,12 @@ function openRowSource(options: PreprocessRowsOptions & { encoding?: CsvEncoding
   return readXlsxRowsInWorker({ path: options.input, ...(options.sheets ? { sheets: options.sheets } : {}) })
 }
 
+/** The level scheme of a grading standard JSON (its levels and level map). */
+export function gradingScheme(path: string): LevelScheme {
+  const { grading } = loadGradingConfig(path)
+  return levelScheme({ levels: grading.levels, ...(grading.level_map ? { levelMap: grading.level_map } : {}) })
+}
+
 export function loadColumnMapping(path: string): ColumnMapping {
   return parseColumnMapping(readJsonFile(path, { kind: 'column mapping' }).value, path)
 }
@@ -101,6 +111,7 @@ export async function runPreprocess(options: RunPreprocessOptions): Promise<Prep
       }
       if (existsSync(options.output) && !options.overwrite) throw outputExistsError(options.output)
       const mapping = loadColumnMapping(options.mapping)
+      const levels = options.gradingConfig ? gradingScheme(options.gradingConfig) : undefined
       let report: PreprocessReport | undefined
       // Records stream to a temporary file as they are made; it is renamed into place only on success.
       await writeFileAtomicAsync({
@@ -110,7 +121,8 @@ export async function runPreprocess(options: RunPreprocessOptions): Promise<Prep
           const file = new BufferedFileWriter(temporary)
           try {
             const writer = new RecordArrayWriter(file)
-            report = (await preprocessWorkbook({ ...options, mapping, onRecord: (record) => writer.add(record) })).report
+            const onRecord = (record: ProcessedRecord) => writer.add(record)
+            report = (await preprocessWorkbook({ ...options, mapping, onRecord, ...(levels ? { levels } : {}) })).report
             writer.end()
           } finally {
             file.close()

@@ -1,15 +1,28 @@
 /**
  * @module release/standards: a classification standard's table (one row a leaf, its ancestors in merged
  * cells already filled in) and a grading standard's table → the leaf registry, category corpus,
- * classification standard and grading standard JSON, plus an alignment report (pure). Ids follow the
- * dataset's strategy: path ids as the canonical build derives them, or the standard's codes.
+ * classification and grading standard JSON, plus an alignment report (pure). Columns are found by their
+ * Chinese or English headers or named by the standards mapping; levels are read by the grading sheet's
+ * scheme (numbered, or named through a level map). Ids follow the dataset's strategy: path ids as the
+ * canonical build derives them, or the standard's codes (text: `010101` keeps its zeros).
  */
 import { removeWhitespace } from '../../core/python/python-text.js'
-import { levelUpTo } from '../preprocess/normalize-cell.js'
+import type { StandardsMapping } from '../contracts/standards-mapping.js'
+import { type LevelResult, type LevelScheme, resolveLevel } from '../levels/level-scheme.js'
+import { readLevelSpelling } from '../levels/level-spelling.js'
+import { gradingLevels } from './grading-levels.js'
+import {
+  type ClassificationColumns,
+  classificationColumns,
+  type GradingColumns,
+  gradingColumns,
+  missingColumnMessage,
+} from './standard-columns.js'
 
 export interface StandardRow {
   /** Spreadsheet row number, for the report. */
   row: number
+  /** Cells by header (trimmed, whitespace runs one space; the first of repeated headers). */
   cells: Readonly<Record<string, string>>
 }
 
@@ -19,6 +32,7 @@ export interface StandardsInput {
   source: string
   classification: StandardTable & { mergedRanges: number }
   grading: StandardTable
+  mapping?: StandardsMapping
 }
 
 export interface StandardTable {
@@ -28,44 +42,12 @@ export interface StandardTable {
   headerRow?: number
   /** Notes under the table (注：…): never categories. */
   notes?: readonly { row: number; text: string }[]
+  /** Headers that appear more than once. */
+  repeatedHeaders?: readonly string[]
 }
 
-const levelHeader = /^第?([一二三四五六])级(分类|类目)?(名称)?$/
-const chineseDigits = '一二三四五六'
-/** A code column: 编码, 三级编码, 分类编码, 代码, 编号, code, category code, …; the deepest level's wins. */
-const codeHeader = /(编码|代码|编号)$|^(category[ _]?)?code$/i
-const gradingLevelHeaders = ['级别', '分级', '等级', '数据级别', '安全级别', 'level']
-
-const levelOf = (header: string) => chineseDigits.indexOf(levelHeader.exec(header.trim())?.[1] ?? '')
-
-/** The classification table's header row: it names at least one level column (一级分类, …). */
-export function isClassificationHeader(cells: readonly string[]): boolean {
-  return cells.some((cell) => levelHeader.test(cell.trim()))
-}
-
-/** The grading table's header row: it names a level column (级别, 分级, …). */
-export function isGradingHeader(cells: readonly string[]): boolean {
-  return cells.some((cell) => gradingLevelHeaders.includes(cell.trim().toLowerCase()))
-}
-
-function codeColumnOf(headers: readonly string[]): string | undefined {
-  const codes = headers.filter((header) => codeHeader.test(header.trim()))
-  const depth = (header: string) => chineseDigits.indexOf(/^第?([一二三四五六])级/.exec(header.trim())?.[1] ?? '')
-  return codes.sort((a, b) => depth(b) - depth(a))[0]
-}
-const levelLead = /^(?:第?([1-9一二三四五六七八九])级|(?:L|LEVEL)\s*([1-9]))(?![0-9])/i
-const pick = (headers: readonly string[], names: readonly string[]) => headers.find((header) => names.includes(header.trim()))
-const codePattern = /^[A-Z]{1,4}[-.]?\d+(?:[-.]\d+)*$/
-
-/** "L3", "3", "3级", "第三级", "三级（敏感）", "L3 敏感" → "L3"; undefined when it names no level. */
-export function standardLevel(text: string): string | undefined {
-  const direct = levelUpTo(text, 9)
-  if (direct) return direct
-  const match = levelLead.exec(text.trim().normalize('NFKC'))
-  if (!match) return undefined
-  const lead = match[0].replace(/级$/, '').replace(/^第/, '')
-  return levelUpTo(match[2] ?? `${lead}级`, 9)
-}
+/** Letters then digits (`B4-1`, `A.01.02`), or digits alone (`010101`, `01.02`): codes are text. */
+const codePattern = /^(?:[A-Z]{1,4}[-.]?)?\d+(?:[-.]\d+)*$/
 
 export interface AlignmentReport {
   format: 'standards-alignment-v1'
@@ -80,6 +62,12 @@ export interface AlignmentReport {
   notes: { table: 'classification' | 'grading'; row: number; text: string }[]
   level_columns: string[]
   code_column: string | null
+  /** Every column the build reads, by role (null: the standard has none, as the mapping declares). */
+  columns: { classification: ClassificationColumns; grading: GradingColumns }
+  /** Headers that look like a standards column but were not used. */
+  unused_columns: { table: 'classification' | 'grading'; header: string; looks_like: string }[]
+  /** Level names → codes (the mapping's, or the grading sheet's name column). */
+  level_map: Record<string, string>
   errors: string[]
   leaves_without_description: { row: number; name: string }[]
   duplicate_names: { name: string; category_ids: string[] }[]
@@ -88,14 +76,18 @@ export interface AlignmentReport {
   grading_levels: string[]
 }
 
-export function buildStandards(input: StandardsInput) {
-  const { headers, rows } = input.classification
-  const levelColumns = headers.filter((header) => levelHeader.test(header.trim())).sort((a, b) => levelOf(a) - levelOf(b))
-  const codeColumn = codeColumnOf(headers)
-  const descriptionColumn = pick(headers, ['说明', '描述', '分类说明', '定义', 'description'])
-  const examplesColumn = pick(headers, ['示例', '数据示例', '举例', 'examples'])
-  const levelColumn = pick(headers, ['建议级别', '级别', '分级', '最低级别', 'level'])
-  const report: AlignmentReport = {
+interface Category {
+  category_id: string
+  name: string
+  description: string
+  path: string[]
+  code: string | null
+  examples: string[]
+  level: string | null
+}
+
+function newReport(input: StandardsInput): AlignmentReport {
+  return {
     format: 'standards-alignment-v1',
     dataset: input.dataset,
     id_strategy: input.idStrategy,
@@ -107,8 +99,14 @@ export function buildStandards(input: StandardsInput) {
       ...(input.classification.notes ?? []).map((note) => ({ table: 'classification' as const, ...note })),
       ...(input.grading.notes ?? []).map((note) => ({ table: 'grading' as const, ...note })),
     ],
-    level_columns: levelColumns,
-    code_column: codeColumn ?? null,
+    level_columns: [],
+    code_column: null,
+    columns: {
+      classification: { levels: [], code: null, description: null, examples: null, suggested_level: null },
+      grading: { level: null, name: null, description: null },
+    },
+    unused_columns: [],
+    level_map: {},
     errors: [],
     leaves_without_description: [],
     duplicate_names: [],
@@ -116,37 +114,78 @@ export function buildStandards(input: StandardsInput) {
     unparsed_levels: [],
     grading_levels: [],
   }
-  if (levelColumns.length === 0) report.errors.push('no level columns (一级分类, 二级分类, …) in the classification sheet')
-  if (levelColumns.length === 0)
-    report.errors[0] += ` (header row ${input.classification.headerRow ?? 1}: ${headers.filter(Boolean).join(', ')})`
-  if (input.idStrategy === 'code' && !codeColumn)
-    report.errors.push('id_strategy code needs a code column (编码, 三级编码, 分类编码, code, …)')
-  const categories: {
-    category_id: string
-    name: string
-    description: string
-    path: string[]
-    code: string | null
-    examples: string[]
-    level: string | null
-  }[] = []
+}
+
+/** Columns of both sheets; a used column whose header repeats is an error (which one is meant?). */
+function chooseColumns(input: StandardsInput, report: AlignmentReport) {
+  const classification = classificationColumns({
+    headers: input.classification.headers,
+    idStrategy: input.idStrategy,
+    ...(input.mapping ? { mapping: input.mapping.classification } : {}),
+  })
+  const grading = gradingColumns({
+    headers: input.grading.headers,
+    ...(input.mapping ? { mapping: input.mapping.grading } : {}),
+  })
+  report.columns = { classification: classification.columns, grading: grading.columns }
+  report.level_columns = classification.columns.levels
+  report.code_column = classification.columns.code
+  report.errors.push(...classification.errors, ...grading.errors)
+  for (const [table, choice] of [
+    ['classification', classification],
+    ['grading', grading],
+  ] as const)
+    report.errors.push(...choice.missing.map((role) => missingColumnMessage(table, role)))
+  report.unused_columns = [
+    ...classification.unused.map((entry) => ({ table: 'classification' as const, ...entry })),
+    ...grading.unused.map((entry) => ({ table: 'grading' as const, ...entry })),
+  ]
+  for (const [table, columns, repeated] of [
+    ['classification', classification.columns, input.classification.repeatedHeaders],
+    ['grading', grading.columns, input.grading.repeatedHeaders],
+  ] as const) {
+    const used = Object.values(columns).flat()
+    for (const header of repeated ?? [])
+      if (used.includes(header)) report.errors.push(`the ${table} header "${header}" appears more than once: rename one of them`)
+  }
+  return { classification: classification.columns, grading: grading.columns }
+}
+
+/** A leaf's suggested level; a numbered one the grading standard lacks is kept, for the alignment check to name. */
+function suggestedLevel(raw: string, scheme: LevelScheme): LevelResult {
+  const resolved = resolveLevel(raw, scheme)
+  if ('level' in resolved) return resolved
+  const reading = readLevelSpelling(raw)
+  return reading.kind === 'number' && reading.value > 0 && scheme.numbered ? { level: `L${reading.value}` } : resolved
+}
+
+function readCategories(options: {
+  input: StandardsInput
+  columns: ClassificationColumns
+  report: AlignmentReport
+  scheme: LevelScheme
+}): Category[] {
+  const { input, columns, report, scheme } = options
+  const categories: Category[] = []
   const ids = new Map<string, number>()
-  const names = new Map<string, string[]>()
-  for (const { row, cells } of rows) {
-    const path = levelColumns.map((column) => (cells[column] ?? '').trim()).filter((part) => part !== '')
+  for (const { row, cells } of input.classification.rows) {
+    const path = columns.levels.map((column) => (cells[column] ?? '').trim()).filter((part) => part !== '')
     const name = path.at(-1)
     if (!name) continue
-    const code = codeColumn ? (cells[codeColumn] ?? '').trim() || null : null
-    const description = descriptionColumn ? (cells[descriptionColumn] ?? '').trim() : ''
-    const examples = examplesColumn
-      ? (cells[examplesColumn] ?? '')
-          .split(/[、,，;；\n]/)
-          .map((part) => part.trim())
-          .filter((part) => part !== '')
-      : []
-    const rawLevel = levelColumn ? (cells[levelColumn] ?? '').trim() : ''
-    const level = rawLevel ? (standardLevel(rawLevel) ?? null) : null
-    if (rawLevel && !level) report.unparsed_levels.push({ row, name, level: rawLevel })
+    const text = (column: string | null) => (column ? (cells[column] ?? '').trim() : '')
+    const code = text(columns.code) || null
+    const description = text(columns.description)
+    const examples = text(columns.examples)
+      .split(/[、,，;；\n]/)
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+    const rawLevel = text(columns.suggested_level)
+    const resolved = rawLevel ? suggestedLevel(rawLevel, scheme) : { level: '' }
+    const level = 'level' in resolved ? resolved.level || null : null
+    if ('problem' in resolved) {
+      report.unparsed_levels.push({ row, name, level: rawLevel })
+      report.errors.push(`row ${row}: suggested level "${rawLevel}" of "${name}" does not parse: ${resolved.problem}`)
+    }
     if (!description) report.leaves_without_description.push({ row, name })
     if (code !== null && !codePattern.test(code)) report.unparsed_codes.push({ row, name, code })
     const id =
@@ -161,38 +200,38 @@ export function buildStandards(input: StandardsInput) {
       continue
     }
     ids.set(id, row)
-    names.set(name, [...(names.get(name) ?? []), id])
     categories.push({ category_id: id, name, description, path: path.slice(0, -1), code, examples, level })
   }
+  return categories
+}
+
+export function buildStandards(input: StandardsInput) {
+  const report = newReport(input)
+  const columns = chooseColumns(input, report)
+  const grading = gradingLevels({
+    rows: input.grading.rows,
+    columns: columns.grading,
+    ...(input.mapping ? { mapping: input.mapping } : {}),
+  })
+  report.errors.push(...grading.errors)
+  report.level_map = grading.levelMap
+  report.grading_levels = grading.levels
+  const categories = readCategories({ input, columns: columns.classification, report, scheme: grading.scheme })
   report.leaves = categories.length
+  const names = new Map<string, string[]>()
+  for (const category of categories) names.set(category.name, [...(names.get(category.name) ?? []), category.category_id])
   report.duplicate_names = [...names].filter(([, list]) => list.length > 1).map(([name, list]) => ({ name, category_ids: list }))
   if (input.idStrategy === 'code') {
     for (const { row, code, name } of report.unparsed_codes)
       report.errors.push(`row ${row}: code "${code}" of "${name}" does not parse`)
   }
-  const gradingLevel = input.grading.headers.find((header) => gradingLevelHeaders.includes(header.trim().toLowerCase()))
-  const gradingText = pick(input.grading.headers, ['说明', '描述', '定义', 'description'])
-  const levels: string[] = []
-  const descriptions: string[] = []
-  for (const { row, cells } of input.grading.rows) {
-    const raw = gradingLevel ? (cells[gradingLevel] ?? '').trim() : ''
-    if (!raw) continue
-    const level = standardLevel(raw)
-    if (!level) {
-      report.errors.push(`grading row ${row}: level "${raw}" does not parse`)
-      continue
-    }
-    if (levels.includes(level)) report.errors.push(`grading row ${row}: level ${level} repeats`)
-    levels.push(level)
-    descriptions.push(gradingText ? (cells[gradingText] ?? '').trim() : '')
-  }
-  report.grading_levels = levels
-  if (levels.length === 0) report.errors.push('the grading sheet names no level (a 级别 column of L1…, 1…, 一级…)')
-  for (const category of categories)
-    if (category.level && !levels.includes(category.level))
-      report.errors.push(`leaf "${category.name}" suggests level ${category.level}, which the grading standard lacks`)
+  if (grading.errors.length === 0)
+    for (const category of categories)
+      if (category.level && !grading.levels.includes(category.level))
+        report.errors.push(`leaf "${category.name}" suggests level ${category.level}, which the grading standard lacks`)
   report.status = report.errors.length === 0 ? 'passed' : 'failed'
-  const strip = ({ level: _level, examples: _examples, ...rest }: (typeof categories)[number]) => rest
+  const strip = ({ level: _level, examples: _examples, ...rest }: Category) => rest
+  const levelMap = Object.keys(grading.levelMap).length > 0 ? { level_map: grading.levelMap } : {}
   return {
     report,
     registry: { categories: categories.map(strip) },
@@ -215,6 +254,6 @@ export function buildStandards(input: StandardsInput) {
         standard_data_level: category.level,
       })),
     },
-    grading: { levels, descriptions, gt_field: 'data_level' },
+    grading: { levels: grading.levels, descriptions: grading.descriptions, gt_field: 'data_level', ...levelMap },
   }
 }

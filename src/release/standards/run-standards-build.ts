@@ -1,24 +1,20 @@
 /**
  * @module release/standards: `releaseops release standards build`: reads the standard workbooks (merged
  * cells resolve to their range's value), builds the JSON assets and writes them in the runbook's layout
- * under `--out-dir`, with the alignment report and a grading manifest. A failed alignment writes only
+ * under `--out-dir`, with the alignment report and a grading manifest. `--mapping` names the headers (and
+ * the level map) where aliases cannot find them. A failed alignment writes only
  * the report and stops with every problem listed.
  */
 import { readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { writeJsonReport } from '../../io/atomic-file.js'
-import { requireInputFile } from '../../io/require-input-file.js'
+import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256Hex } from '../../io/sha256.js'
 import { checkDatasetName } from '../contracts/dataset-name.js'
-import { readXlsxRows, xlsxSheetNames } from '../xlsx/read-xlsx-rows.js'
-import {
-  type AlignmentReport,
-  buildStandards,
-  isClassificationHeader,
-  isGradingHeader,
-  type StandardRow,
-} from './build-standards.js'
+import { parseStandardsMapping, type StandardsMapping } from '../contracts/standards-mapping.js'
+import { type AlignmentReport, buildStandards } from './build-standards.js'
+import { readStandardTable } from './read-standard-table.js'
 
 export interface RunStandardsBuildOptions {
   dataset: string
@@ -27,73 +23,13 @@ export interface RunStandardsBuildOptions {
   outDir: string
   idStrategy?: 'path' | 'code'
   sheet?: string
+  /** The standards mapping JSON: headers by role, and the level map. */
+  mapping?: string
   overwrite?: boolean
 }
 
-interface SheetTable {
-  headers: string[]
-  rows: StandardRow[]
-  mergedRanges: number
-  headerRow: number
-  notes: { row: number; text: string }[]
-}
-
-/** A note under a table (注：…, 备注, Note, *, ※), or a banner: one text across every filled cell. */
-const notePrefix = /^(注|备注|附注|说明|note|notes)\s*[:：\d.、]|^[*※]/i
-
-function isNote(cells: readonly string[]): boolean {
-  const filled = cells.map((cell) => cell.trim()).filter((cell) => cell !== '')
-  if (filled.length === 0) return false
-  return notePrefix.test(filled[0] as string) || (filled.length > 1 && filled.every((cell) => cell === filled[0]))
-}
-
-/**
- * Reads one sheet's table: the header is the first row (among the first 30) that `isHeader` accepts, rows
- * above it are titles; the table ends at the first note row, and what follows is kept as notes.
- */
-async function readTable(
-  path: string,
-  sheet: string | undefined,
-  isHeader: (cells: readonly string[]) => boolean,
-  kind: string,
-): Promise<SheetTable> {
-  requireInputFile(path)
-  const names = xlsxSheetNames(path)
-  const source = readXlsxRows({ path, sheets: [sheet ?? names[0] ?? 'Sheet1'] })
-  const table: SheetTable = { headers: [], rows: [], mergedRanges: 0, headerRow: 0, notes: [] }
-  let ended = false
-  let scanned = 0
-  for await (const { rowNumber, cells } of source.rows) {
-    if (table.headerRow === 0) {
-      if (isHeader(cells)) {
-        table.headerRow = rowNumber
-        table.headers = cells.map((cell) => cell.trim())
-      } else if (++scanned >= 30) break
-      continue
-    }
-    if (!ended && isNote(cells)) ended = true
-    if (ended) {
-      const text = cells.find((cell) => cell.trim() !== '')?.trim()
-      if (text && !table.notes.some((note) => note.text === text)) table.notes.push({ row: rowNumber, text })
-      continue
-    }
-    const row: Record<string, string> = {}
-    table.headers.forEach((header, index) => {
-      if (header) row[header] = (cells[index] ?? '').trim()
-    })
-    table.rows.push({ row: rowNumber, cells: row })
-  }
-  if (table.headerRow === 0) {
-    const file = basename(path)
-    throw new InvalidInputError({
-      code: 'missing_header',
-      path: `${file}:${source.sheetName()}`,
-      message: `${file}:${source.sheetName()}: none of the first 30 rows is a ${kind} header row.`,
-      issues: [{ code: 'missing_header', path: `${file}:${source.sheetName()}`, message: `no ${kind} header row in rows 1–30` }],
-    })
-  }
-  table.mergedRanges = source.mergedRanges?.() ?? 0
-  return table
+export function loadStandardsMapping(path: string): StandardsMapping {
+  return parseStandardsMapping(readJsonFile(path, { kind: 'standards mapping' }).value, path)
 }
 
 export const standardsLayout = (dataset: string) => ({
@@ -123,14 +59,21 @@ function checkOutDir(outDir: string): void {
 export async function runStandardsBuild(options: RunStandardsBuildOptions): Promise<AlignmentReport> {
   const dataset = checkDatasetName(options.dataset)
   checkOutDir(options.outDir)
-  const classification = await readTable(options.classification, options.sheet, isClassificationHeader, 'classification')
-  const grading = await readTable(options.grading, undefined, isGradingHeader, 'grading')
+  const mapping = options.mapping ? loadStandardsMapping(options.mapping) : undefined
+  const classification = await readStandardTable({
+    path: options.classification,
+    sheet: options.sheet,
+    table: 'classification',
+    mapping,
+  })
+  const grading = await readStandardTable({ path: options.grading, table: 'grading', mapping })
   const built = buildStandards({
     dataset,
     idStrategy: options.idStrategy ?? 'path',
     source: basename(options.classification),
     classification,
     grading,
+    ...(mapping ? { mapping } : {}),
   })
   const layout = standardsLayout(dataset)
   const write = (relative: string, value: unknown) =>

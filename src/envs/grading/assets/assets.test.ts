@@ -86,6 +86,20 @@ describe('task assets', () => {
     expect(parseGradingConfig({ levels: ['L1'] }).gt_field).toBe('data_level')
   })
 
+  it('a level map names levels of the standard, each name once (case and width folded)', () => {
+    const levels = ['L1', 'L2']
+    expect(parseGradingConfig({ levels, level_map: { Public: 'L1', Internal: 'L2' } }).level_map).toEqual({
+      Public: 'L1',
+      Internal: 'L2',
+    })
+    expect(
+      issuesOf(() => parseGradingConfig({ levels, level_map: { Public: 'L1', PUBLIC: 'L2', Secret: 'L9' } }, 'g.json')),
+    ).toEqual([
+      'g.json:level_map.PUBLIC level name "PUBLIC" is empty or repeats',
+      'g.json:level_map.Secret "L9" is not one of levels',
+    ])
+  })
+
   it('the task config needs unique non-empty metadata fields', () => {
     expect(parseTaskConfig({ metadata_fields: [' field_name '] })).toEqual({
       metadata_fields: ['field_name'],
