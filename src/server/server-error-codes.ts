@@ -10,6 +10,7 @@ export const serverErrorCodes = [
   'invalid_host',
   'invalid_json',
   'invalid_server_options',
+  'invalid_session_id',
   'json_rpc_error',
   'malformed_request',
   'method_not_allowed',

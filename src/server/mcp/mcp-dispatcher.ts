@@ -218,9 +218,22 @@ function createSession(context: McpContext, params: Record<string, unknown>): En
 }
 
 function boundSession(params: Record<string, unknown>, context: McpContext): EnvSession | undefined {
+  // A session id that is not a string is a mistake to report, never a reason to play a throwaway env.
+  if (params.session_id !== undefined && typeof params.session_id !== 'string') {
+    throw new JsonRpcError(
+      jsonRpcErrors.invalidParams,
+      `Invalid params: params.session_id must be a string (the id openenv/session/create returned), not ${jsonTypeOf(params.session_id)}.`,
+      { code: 'invalid_session_id', path: 'params.session_id' },
+    )
+  }
   if (context.session) return context.session
   const sessionId = typeof params.session_id === 'string' ? params.session_id : context.headerSessionId
   return sessionId === undefined ? undefined : context.store.require(sessionId, context.host)
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
 function callTool(params: Record<string, unknown>, context: McpContext) {
