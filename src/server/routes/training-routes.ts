@@ -26,6 +26,11 @@ export interface TrainingRoutesOptions {
 const tags = ['training']
 /** Operator reads: they show runs, logs and metrics, so they need the operator token (decision 0047). */
 const operator = { access: 'operator' as const }
+const liveHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+}
 const linesQuery = z.object({ lines: z.coerce.number().int().default(200).describe('Lines from the end (20–5000).') })
 
 export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRoutesOptions): void {
@@ -159,7 +164,9 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       config: operator,
       schema: { summary: 'Server-Sent Events: `status`, `metrics` (new log-history rows) and `log` (new lines).', tags },
     },
-    (_request, reply) => {
+    (request, reply) => {
+      // HEAD: the stream's headers and nothing else, so the response ends (no feed, no slot taken).
+      if (request.method === 'HEAD') return reply.code(200).headers(liveHeaders).send()
       if (liveConnections >= (options.maxLiveConnections ?? 32)) {
         throw new HttpError({
           status: 503,
@@ -170,12 +177,7 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       liveConnections++
       reply.hijack()
       const raw = reply.raw
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      })
+      raw.writeHead(200, { ...liveHeaders, connection: 'keep-alive' })
       raw.write(': releaseops training feed\n\n')
       const send = (event: FeedEvent) => {
         if (!raw.writableEnded) raw.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`)
