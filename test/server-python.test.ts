@@ -108,6 +108,27 @@ describe('python/ against a live server', () => {
     expect(ranTests(output)).toBe(13)
   })
 
+  it('a ping burst from the websockets package (OpenEnv clients use it): 300, 1,000, 5,000 all answered', async () => {
+    const script = [
+      'import asyncio, json, sys, websockets',
+      'async def burst(url, n):',
+      '    async with websockets.connect(url, ping_interval=None) as ws:',
+      '        waiters = [await ws.ping(str(i).encode()) for i in range(n)]',
+      '        done, pending = await asyncio.wait(waiters, timeout=60)',
+      '        await ws.send(json.dumps({"type": "reset"}))',
+      '        reply = json.loads(await ws.recv())',
+      '        return {"answered": sum(1 for w in done if not w.exception()), "pending": len(pending), "reply": reply["type"]}',
+      'print(json.dumps([asyncio.run(burst(sys.argv[1], n)) for n in (300, 1000, 5000)]))',
+    ].join('\n')
+    const { code, output } = await run(testPython(), ['-c', script, `${server.url.replace('http', 'ws')}/ws`])
+    expect(code, output).toBe(0)
+    expect(JSON.parse(output)).toEqual([
+      { answered: 300, pending: 0, reply: 'observation' },
+      { answered: 1000, pending: 0, reply: 'observation' },
+      { answered: 5000, pending: 0, reply: 'observation' },
+    ])
+  })
+
   it('OpenEnv /ws with the real websockets package, as OpenEnv EnvClient uses it', async () => {
     const { code, output } = await run(testPython(), ['-B', '-m', 'unittest', '-v', 'tests.test_openenv_websocket'])
     expect(code, output).toBe(0)

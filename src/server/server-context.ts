@@ -1,7 +1,9 @@
 /** @module server: what every route of one server process shares. */
 import type { EnvHost } from './env-host.js'
+import type { ConnectionGuard } from './http/connection-guard.js'
 import type { ServerOptions } from './server-options.js'
 import type { SessionStore } from './session/session-store.js'
+import type { ServerShutdown } from './shutdown/server-shutdown.js'
 import type { Keepalive } from './ws/keepalive.js'
 
 export interface ServerContext {
@@ -10,6 +12,10 @@ export interface ServerContext {
   defaultHost: EnvHost
   store: SessionStore
   keepalive: Keepalive
+  /** Deadlines of each request phase and each client's share of the connections. */
+  connections: ConnectionGuard
+  /** The close sequence: drains and closes WebSockets (1001), then runs job hooks. */
+  shutdown: ServerShutdown
   /** This process's index in a `--workers N` cluster (0 when alone). */
   workerIndex: number
   /**

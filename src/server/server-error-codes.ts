@@ -2,7 +2,9 @@
 export const serverErrorCodes = [
   'bad_request',
   'bad_url',
+  'body_timeout',
   'capacity_reached',
+  'header_timeout',
   'headers_too_large',
   'host_not_allowed',
   'host_not_available',
@@ -29,6 +31,8 @@ export const serverErrorCodes = [
   'single_process_only',
   'symlink_refused',
   'token_not_configured',
+  'too_many_connections',
+  'too_many_sessions',
   'too_many_streams',
   'trainer_failed',
   'unauthorized',
@@ -37,6 +41,8 @@ export const serverErrorCodes = [
   'upgrade_required',
   'uri_too_long',
   'validation_error',
+  'worker_starting',
+  'worker_unavailable',
 ] as const
 
 export type ServerErrorCode = (typeof serverErrorCodes)[number]

@@ -67,6 +67,7 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
   const handoff = new ConnectionHandoff(server, {
     serving: () => [...listening].sort((a, b) => a - b),
     worker: (index) => byIndex.get(index),
+    starting: () => !stopping && listening.size < options.workers,
   })
 
   const fork = (index: number) => {

@@ -10,7 +10,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { EnvHost } from '../env-host.js'
 import { packageVersion } from '../package-version.js'
 import { EnvSession } from '../session/env-session.js'
-import { CapacityReachedError } from '../session/session-errors.js'
+import { CapacityReachedError, ClientShareReachedError } from '../session/session-errors.js'
 import { resetInput } from '../session/session-operations.js'
 import type { SessionStore } from '../session/session-store.js'
 import { type JsonRpcRequest, jsonRpcRequestSchema, resetKwargsSchema } from '../wire/wire-schemas.js'
@@ -33,6 +33,8 @@ export interface McpContext {
   onSessionCreated?: (sessionId: string) => void
   /** Batch caps (`answerJsonRpc`); `defaultBatchLimits` when absent. */
   limits?: BatchLimits
+  /** The client sessions created here are counted against (`clientKeyOf` its address). */
+  client?: string
 }
 
 export interface BatchLimits {
@@ -143,6 +145,9 @@ function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
       max_sessions: error.maxSessions,
     })
   }
+  if (error instanceof ClientShareReachedError) {
+    return jsonRpcError(id, jsonRpcErrors.server, error.message, { code: error.code, ...error.details })
+  }
   if (ReleaseOpsError.isInstance(error)) {
     return jsonRpcError(id, jsonRpcErrors.invalidParams, error.message, { code: error.code, ...error.details })
   }
@@ -207,7 +212,7 @@ function initialize(params: Record<string, unknown>, context: McpContext) {
 function createSession(context: McpContext, params: Record<string, unknown>): EnvSession {
   const parsed = resetKwargsSchema.safeParse(params)
   if (!parsed.success) throw new JsonRpcError(jsonRpcErrors.invalidParams, `Invalid reset arguments: ${parsed.error.message}`)
-  const session = context.store.create(context.host, 'mcp')
+  const session = context.store.create(context.host, 'mcp', context.client)
   try {
     resetInput(session, session.reset(parsed.data))
   } catch (error) {

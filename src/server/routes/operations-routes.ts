@@ -1,7 +1,7 @@
 /**
  * @module server/routes: everything beyond env play, wired in one place: env usage counters, training
  * orchestration (`/train/*`), outputs, Hub pushes, eval jobs (`/api/eval`) and the dashboard (`/ui/`).
- * The trainer and the eval jobs are stopped when the server closes.
+ * The trainer and the eval jobs are stopped when the server closes (shutdown job hooks).
  */
 import type { FastifyInstance } from 'fastify'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
@@ -96,9 +96,11 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
   registerEvalJobRoutes(app, { jobs: evalJobs, clustered })
   registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push })
   registerDashboardRoutes(app, { registry: options.registry, policies: policyRegistry })
-  app.addHook('preClose', async () => {
+  // Job hooks of the close sequence (src/server/shutdown/server-shutdown.ts): they run once the
+  // connections are drained, before the process exits.
+  context.shutdown.addJobHook('eval-jobs', () => {
     if (evalJobs.status().state === 'running') evalJobs.cancel()
-    await supervisor.close()
   })
+  context.shutdown.addJobHook('training', () => supervisor.close())
   return { settings, supervisor, evalJobs }
 }
