@@ -141,7 +141,7 @@ describe('OpenEnv JSON-RPC on /mcp', () => {
   })
 
   it('a null id is an invalid request (MCP forbids it) and runs nothing', async () => {
-    const sessions = async () => (await (await fetch(`${server.url}/health`)).json()).active_sessions as number
+    const sessions = async () => ((await (await fetch(`${server.url}/health`)).json()) as JsonRecord).active_sessions as number
     const before = await sessions()
     const reply = await rpc({ jsonrpc: '2.0', id: null, method: 'openenv/session/create', params: {} })
     expect(reply.status).toBe(200)
