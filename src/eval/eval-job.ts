@@ -81,6 +81,8 @@ export interface EvalJobRunnerOptions {
   defaultEnvId: string
   /** Largest model-endpoint reply read; a bigger one fails the job (`endpoint_reply_too_large`; default 16 MiB). */
   maxModelReplyBytes?: number
+  /** Sends the model requests; the server passes its outbound policy's fetch (decision 0067). */
+  fetch?: typeof fetch
   /** Creates a job's folder; the server passes one that turns a refused write into a coded 503. */
   makeDirectory?: (path: string) => Promise<void>
   now?: () => Date
@@ -230,6 +232,7 @@ export class EvalJobRunner extends EventEmitter {
         ...(spec.enable_thinking === undefined ? {} : { enableThinking: spec.enable_thinking }),
         maxConcurrency: spec.concurrency,
         ...(this.options.maxModelReplyBytes === undefined ? {} : { maxReplyBytes: this.options.maxModelReplyBytes }),
+        ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
         checkEndpoint: false,
       })
       {

@@ -10,6 +10,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { WebSocket } from 'ws'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
+import { createOutboundFetch } from '../io/outbound/outbound-fetch.js'
+import { OutboundPolicy } from '../io/outbound/outbound-policy.js'
 import type { TrainingSettingsInput } from '../train/training-settings.js'
 import { createEnvHosts } from './env-host.js'
 import { answerClientError, answerFrameworkError } from './http/client-errors.js'
@@ -93,6 +95,7 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
       maxConnectionsPerClient: options.maxConnectionsPerClient,
     }),
     shutdown: new ServerShutdown({ graceMs: options.shutdownGraceS * 1000, log: app.log }),
+    outbound: outboundOf(options),
     workerIndex,
     ...(build.forward ? { forward: build.forward } : {}),
   }
@@ -179,6 +182,12 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
   })
   app.addHook('onClose', async () => context.connections.stop())
   return { app, context, operations }
+}
+
+/** The operator's outbound policy (`--allow-endpoint`, `--no-loopback-endpoints`) and the fetch bound to it. */
+function outboundOf(options: ServerOptions): ServerContext['outbound'] {
+  const policy = OutboundPolicy.checked({ allow: options.allowEndpoints, loopback: options.loopbackEndpoints })
+  return { policy, fetch: createOutboundFetch(policy) }
 }
 
 /**

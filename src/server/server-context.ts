@@ -1,4 +1,6 @@
 /** @module server: what every route of one server process shares. */
+
+import type { OutboundPolicy } from '../io/outbound/outbound-policy.js'
 import type { EnvHost } from './env-host.js'
 import type { ConnectionGuard } from './http/connection-guard.js'
 import type { ServerOptions } from './server-options.js'
@@ -16,6 +18,8 @@ export interface ServerContext {
   connections: ConnectionGuard
   /** The close sequence: drains and closes WebSockets (1001), then runs job hooks. */
   shutdown: ServerShutdown
+  /** Where the server may send requests (eval endpoints, the vLLM server, the Hub), and the fetch that does. */
+  outbound: { policy: OutboundPolicy; fetch: typeof fetch }
   /** This process's index in a `--workers N` cluster (0 when alone). */
   workerIndex: number
   /**

@@ -4,6 +4,7 @@ export const serverErrorCodes = [
   'bad_url',
   'body_timeout',
   'capacity_reached',
+  'endpoint_credentials_refused',
   'header_timeout',
   'headers_too_large',
   'host_not_allowed',

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
+import { parseAllowEntry } from '../io/outbound/outbound-policy.js'
 import { describeIssues, issuesFromZod } from './wire/validation-issues.js'
 
 export const serverOptionsSchema = z.strictObject({
@@ -87,9 +88,25 @@ export type ServerOptionsInput = z.input<typeof serverOptionsSchema>
 
 export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
   const parsed = serverOptionsSchema.safeParse(input)
-  if (parsed.success) return parsed.data
+  if (parsed.success) {
+    refuseBadAllowEntries(parsed.data.allowEndpoints)
+    return parsed.data
+  }
   const issues = issuesFromZod(parsed.error.issues)
   throw new InvalidInputError({ code: 'invalid_server_options', message: describeIssues(issues), issues })
+}
+
+/** Each `--allow-endpoint` entry is a well-formed HOST[:PORT], or the options are refused (nothing starts). */
+function refuseBadAllowEntries(entries: readonly string[]): void {
+  entries.forEach((entry, index) => {
+    try {
+      parseAllowEntry(entry)
+    } catch (error) {
+      const message = (error as Error).message
+      const issue = { code: 'invalid_allow_endpoint', path: `allowEndpoints.${index}`, message }
+      throw new InvalidInputError({ code: 'invalid_server_options', message, issues: [issue] })
+    }
+  })
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost. */

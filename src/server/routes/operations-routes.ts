@@ -63,6 +63,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
       owner.setHubPush({ state: 'pushing', repo, path })
       try {
         const result = await pushToHub({
+          fetch: context.outbound.fetch,
           outputsRoot: settings.outputsDir,
           path,
           repo,
@@ -84,17 +85,20 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     defaultEnvId: context.defaultHost.id,
     maxModelReplyBytes: context.options.maxModelReplyBytes,
     makeDirectory: makeOutputsDirectory,
+    fetch: context.outbound.fetch,
   })
+  const outbound = context.outbound.policy
   registerCountersRoutes(app, { context, usage: options.usage })
   registerTrainingRoutes(app, {
     supervisor,
     clustered,
     liveIntervalMs: settings.liveIntervalMs,
+    outbound,
   })
   registerOutputsRoutes(app, { outputsRoot: settings.outputsDir })
-  const push = registerHubRoutes(app, { settings, clustered })
-  registerEvalJobRoutes(app, { jobs: evalJobs, clustered })
-  registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push })
+  const push = registerHubRoutes(app, { settings, clustered, fetch: context.outbound.fetch })
+  registerEvalJobRoutes(app, { jobs: evalJobs, clustered, outbound })
+  registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push, outbound })
   registerDashboardRoutes(app, { registry: options.registry, policies: policyRegistry })
   // Job hooks of the close sequence (src/server/shutdown/server-shutdown.ts): they run once the
   // connections are drained, before the process exits.

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { OutboundPolicy } from '../../io/outbound/outbound-policy.js'
 import { readMetricsFile, summarizeLogHistory } from '../../train/log-history.js'
 import { readLogTail } from '../../train/log-tail.js'
 import { renderTrainingPlot } from '../../train/render-training-plot.js'
@@ -21,6 +22,8 @@ export interface TrainingRoutesOptions {
   /** Poll interval of `/train/live` (tests shorten it). */
   liveIntervalMs?: number
   maxLiveConnections?: number
+  /** Checks the vLLM server URL a start names. */
+  outbound: OutboundPolicy
 }
 
 const tags = ['training']
@@ -49,6 +52,7 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
     }),
     async (request, reply) => {
       const status = await startTraining({
+        outbound: options.outbound,
         supervisor,
         clustered: options.clustered,
         request: request.body ?? trainingStartSchema.parse({}),
