@@ -102,6 +102,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       port: options.port,
       onListening: (url) => process.stdout.write(`releaseops serve: listening on ${url} (${options.workers} workers)\n`),
       log: (line) => process.stderr.write(line),
+      stopAfterMs: (options.shutdownGraceS + 5) * 1000,
     })
     return
   }
