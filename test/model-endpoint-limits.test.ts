@@ -1,7 +1,8 @@
 /**
  * Model endpoints are foreign servers (issue 28 item 3): a reply over the cap is cut there and fails
  * with `endpoint_reply_too_large` (the eval job fails with that code), a redirect is not followed, and
- * at most 200 characters of an error body are recorded (episodes.jsonl). The endpoints here are real
+ * of an error reply only an API error's message is recorded, cut to 200 characters (episodes.jsonl); any
+ * other body is described by its status and content type (decision 0067). The endpoints here are real
  * HTTP servers that misbehave on purpose.
  */
 import { readFileSync } from 'node:fs'
@@ -142,12 +143,9 @@ describe('redirects and error bodies', () => {
     expect(elsewhere.hits).toEqual([])
   })
 
-  it('an error body of 350 characters lands in episodes.jsonl cut to 200', async () => {
-    const body = `${'E'.repeat(199)}!${'x'.repeat(150)}`
-    const failing = await started((_request, response) => {
-      response.writeHead(503, { 'content-type': 'text/plain' })
-      response.end(body)
-    })
+  /** The faults an eval job against an endpoint answering `respond` wrote to episodes.jsonl. */
+  async function recordedFaults(respond: (response: ServerResponse) => void): Promise<string> {
+    const failing = await started((_request, response) => respond(response))
     const reply = await operations.call('/api/eval', {
       method: 'POST',
       body: { split: 'eval', max_rows: 1, model: { name: 'm', base_url: failing.url, concurrency: 1 } },
@@ -159,8 +157,27 @@ describe('redirects and error bodies', () => {
       return status.state !== 'running'
     }, 60_000)
     const lines = readFileSync(join(operations.outputs, status.episodes_path), 'utf8').trim().split('\n')
-    const recorded = lines.map((line) => JSON.stringify(JSON.parse(line).fault ?? null)).join('\n')
+    return lines.map((line) => JSON.stringify(JSON.parse(line).fault ?? null)).join('\n')
+  }
+
+  it('an API error message of 350 characters lands in episodes.jsonl cut to 200', async () => {
+    const message = `${'E'.repeat(199)}!${'x'.repeat(150)}`
+    const recorded = await recordedFaults((response) => {
+      response.writeHead(503, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { message, type: 'server_error' } }))
+    })
     expect(recorded).toContain(`${'E'.repeat(199)}!`)
     expect(recorded).not.toContain('!x')
+  }, 90_000)
+
+  it('a reply that is not an API error is never written: its status and content type are', async () => {
+    const recorded = await recordedFaults((response) => {
+      response.writeHead(503, { 'content-type': 'text/html' })
+      response.end('<html>internal dashboard: db_password=hunter2</html>')
+    })
+    expect(recorded).toContain('HTTP 503')
+    expect(recorded).toContain('text/html')
+    expect(recorded).not.toContain('hunter2')
+    expect(recorded).not.toContain('internal dashboard')
   }, 90_000)
 })

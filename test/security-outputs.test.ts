@@ -4,7 +4,8 @@
  * leave links out; files are served as data (no HTML, nosniff).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -120,5 +121,58 @@ describe('outputs confinement', () => {
     expect(whole.status).toBe(200)
     await writeFile(archive, Buffer.from(await whole.arrayBuffer()))
     expect(execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' })).not.toMatch(/escape|secret/)
+  })
+})
+
+describe('archives of files as people leave them', () => {
+  it('a FIFO, a socket and names that are non-ASCII, not UTF-8 or over 100 bytes: tar -tz lists exactly the files', async () => {
+    const folder = join(server.outputs, 'runs', 'odd')
+    await mkdir(join(folder, 'sub'), { recursive: true })
+    await writeFile(join(folder, 'café.txt'), 'hello café\n')
+    await writeFile(Buffer.from(`${folder}/caf\xe9-latin1.txt`, 'latin1'), 'latin-1 name\n')
+    const long = `${'long-name-'.repeat(12)}.txt`
+    await writeFile(join(folder, 'sub', long), 'long\n')
+    await writeFile(join(folder, 'block.bin'), Buffer.alloc(512, 1))
+    await writeFile(join(folder, 'empty.txt'), '')
+    execFileSync('mkfifo', [join(folder, 'pipe')])
+    const socketServer = createServer().listen(join(folder, 'control.sock'))
+    await new Promise((resolveListen) => socketServer.once('listening', resolveListen))
+    try {
+      const response = await server.call('/outputs/archive?path=runs/odd')
+      expect(response.status).toBe(200)
+      const archive = join(outside, 'odd.tar.gz')
+      await writeFile(archive, Buffer.from(await response.arrayBuffer()))
+      // GNU tar prints a name that is not UTF-8 with octal escapes (\351 for é in Latin-1).
+      const names = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+        .trim()
+        .split('\n')
+        .sort()
+      expect(names).toEqual(
+        [
+          'odd/',
+          'odd/block.bin',
+          'odd/caf\\351-latin1.txt',
+          'odd/café.txt',
+          'odd/empty.txt',
+          'odd/sub/',
+          `odd/sub/${long}`,
+        ].sort(),
+      )
+      const extracted = await mkdtemp(join(outside, 'x-'))
+      execFileSync('tar', ['-xzf', archive, '-C', extracted])
+      expect(await readFile(join(extracted, 'odd', 'café.txt'), 'utf8')).toBe('hello café\n')
+      expect(await readFile(Buffer.from(`${extracted}/odd/caf\xe9-latin1.txt`, 'latin1'), 'utf8')).toBe('latin-1 name\n')
+      expect(await readFile(join(extracted, 'odd', 'sub', long), 'utf8')).toBe('long\n')
+      expect(await readFile(join(extracted, 'odd', 'block.bin'))).toEqual(Buffer.alloc(512, 1))
+    } finally {
+      socketServer.close()
+    }
+  })
+
+  it('HEAD answers the headers without building the archive', async () => {
+    const response = await server.call('/outputs/archive?path=runs/r1', { method: 'HEAD' })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/gzip')
+    expect(await response.text()).toBe('')
   })
 })

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { type AddressInfo, createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeEnv } from '../src/envs/index.js'
 import { type JsonRecord, type ServerProcess, spawnServer, TestSocket, wsUrl } from './support/test-server.js'
@@ -22,7 +23,13 @@ afterAll(async () => {
 
 /** One request on a fresh connection, so the cluster may hand it to either worker. */
 function fresh(method: string, url: string, body?: unknown) {
-  return new Promise<{ status: number; json: JsonRecord; owner: string; receivedBy: string }>((resolveRequest, reject) => {
+  return new Promise<{
+    status: number
+    json: JsonRecord
+    owner: string
+    receivedBy: string
+    retryAfter: string | undefined
+  }>((resolveRequest, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body)
     const outgoing = request(
       url,
@@ -38,6 +45,7 @@ function fresh(method: string, url: string, body?: unknown) {
             json: text ? JSON.parse(text) : {},
             owner: String(response.headers['x-releaseops-worker']),
             receivedBy: String(response.headers['x-releaseops-received-by']),
+            retryAfter: response.headers['retry-after'],
           }),
         )
       },
@@ -108,6 +116,56 @@ describe('--workers 2', () => {
       const reply = (await socket.send({ type: 'reset', data: { seed: index } })).data as JsonRecord
       expect(reply.metadata.text).toBe(local.render(reset.observation))
       socket.close()
+    }
+  })
+})
+
+describe('--workers 2: startup', () => {
+  /** A port free now (bound and released), so the test can knock before the listening line names it. */
+  async function freePort(): Promise<number> {
+    const probe = createServer()
+    await new Promise<void>((resolveListen) => probe.listen(0, '127.0.0.1', resolveListen))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((resolveClose) => probe.close(resolveClose))
+    return port
+  }
+
+  it('before its workers serve, a request is answered 503 worker_starting (never "stopped")', async () => {
+    const port = await freePort()
+    const starting = spawnServer(['--workers', '2', '--port', String(port)])
+    let ready = false
+    void starting.then(
+      () => {
+        ready = true
+      },
+      () => {
+        ready = true
+      },
+    )
+    const early: { status: number; code: string; message: string; retryAfter: string | undefined }[] = []
+    while (!ready) {
+      const reply = await fresh('GET', `http://127.0.0.1:${port}/health`).catch(() => undefined)
+      if (reply && !ready && reply.status === 503) {
+        early.push({
+          status: reply.status,
+          code: reply.json.error.code,
+          message: reply.json.error.message,
+          retryAfter: reply.retryAfter,
+        })
+      }
+      await new Promise((resolveWait) => setTimeout(resolveWait, 5))
+    }
+    const started = await starting
+    try {
+      // The primary listens before forking, and a worker takes a while to load the server.
+      expect(early.length).toBeGreaterThan(0)
+      for (const reply of early) {
+        expect(reply).toMatchObject({ status: 503, code: 'worker_starting', retryAfter: '1' })
+        expect(reply.message).not.toContain('stopped')
+      }
+      expect((await fresh('GET', `${started.url}/health`)).status).toBe(200)
+    } finally {
+      await started.stop()
     }
   })
 })

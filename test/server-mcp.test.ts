@@ -140,6 +140,35 @@ describe('OpenEnv JSON-RPC on /mcp', () => {
     expect(batch.json).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
   })
 
+  it('a null id is an invalid request (MCP forbids it) and runs nothing', async () => {
+    const sessions = async () => ((await (await fetch(`${server.url}/health`)).json()) as JsonRecord).active_sessions as number
+    const before = await sessions()
+    const reply = await rpc({ jsonrpc: '2.0', id: null, method: 'openenv/session/create', params: {} })
+    expect(reply.status).toBe(200)
+    expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+    expect(reply.json.error.message).toContain('MCP forbids null ids')
+    expect(reply.json.result).toBeUndefined()
+    expect(await sessions()).toBe(before)
+    const inBatch = await rpc([
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ])
+    expect(inBatch.json).toEqual([
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ])
+  })
+
+  it('a session_id that is not a string is invalid params, never a throwaway session', async () => {
+    for (const sessionId of [{ id: 'x' }, 7, ['s'], null]) {
+      const reply = await rpc({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...calls[0], session_id: sessionId } })
+      expect(reply.json.result, JSON.stringify(sessionId)).toBeUndefined()
+      expect(reply.json.error).toMatchObject({ code: -32602, data: { code: 'invalid_session_id', path: 'params.session_id' } })
+    }
+    const read = await rpc({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 'x', session_id: {} } })
+    expect(read.json.error.data.code).toBe('invalid_session_id')
+  })
+
   it('WS /mcp: one session per connection, JSON-RPC frames', async () => {
     const socket = await TestSocket.open(wsUrl(server.url, `/envs/${envId}/mcp`))
     const list = await socket.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })

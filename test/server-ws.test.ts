@@ -8,7 +8,7 @@ import { makeEnv } from '../src/envs/index.js'
 import { releaseOpsV1Spec } from '../src/envs/releaseops/v1/index.js'
 import { parseServerOptions } from '../src/server/server-options.js'
 import { type RunningServer, startServer } from '../src/server/start-server.js'
-import { type JsonRecord, startTestServer, TestSocket, wsUrl } from './support/test-server.js'
+import { type JsonRecord, spawnServer, startTestServer, TestSocket, wsUrl } from './support/test-server.js'
 
 let server: RunningServer
 const v1 = () => wsUrl(server.url, '/envs/releaseops-v1/ws')
@@ -199,5 +199,60 @@ describe('WS /ws: errors', () => {
     await expect(TestSocket.open(wsUrl(server.url, '/envs/nope-v3/ws'))).rejects.toThrow(/404/)
     const plain = await fetch(`${server.url}/envs/releaseops-v1/ws`)
     expect(plain.status).toBe(426)
+  })
+})
+
+describe('WS: pings', () => {
+  /** Sends `count` pings at once and counts the pongs; the socket must still serve a reset afterwards. */
+  async function burst(path: string, count: number): Promise<{ pongs: number; close: number | undefined; reset: string }> {
+    const socket = await TestSocket.open(wsUrl(server.url, path))
+    let pongs = 0
+    const all = new Promise<void>((resolve) => {
+      socket.socket.on('pong', () => {
+        pongs++
+        if (pongs === count) resolve()
+      })
+    })
+    for (let index = 0; index < count; index++) socket.socket.ping(Buffer.from(String(index)))
+    await Promise.race([all, socket.closed])
+    const reset = socket.closeCode === undefined ? String((await socket.send({ type: 'reset' })).type) : 'closed'
+    socket.close()
+    return { pongs, close: socket.closeCode, reset }
+  }
+
+  it('a burst of 300, 1,000 or 5,000 pings is answered pong for pong, and the session carries on', async () => {
+    for (const count of [300, 1000, 5000]) {
+      expect(await burst('/envs/releaseops-v1/ws', count), `${count} pings`).toEqual({
+        pongs: count,
+        close: undefined,
+        reset: 'observation',
+      })
+    }
+  })
+})
+
+describe('WS: frames over the limit', () => {
+  it('each is one short log line, never a stack trace per frame; the connection closes 1009', async () => {
+    const server = await spawnServer(['--env', 'releaseops-v1', '--max-frame', '1024', '--log-level', 'warn'])
+    try {
+      const sockets = await Promise.all(Array.from({ length: 5 }, () => TestSocket.open(wsUrl(server.url))))
+      for (const socket of sockets) for (let frame = 0; frame < 3; frame++) socket.socket.send('x'.repeat(8000))
+      expect(await Promise.all(sockets.map((socket) => socket.closed))).toEqual(Array(5).fill(1009))
+      await expect
+        .poll(
+          () =>
+            server
+              .output()
+              .split('\n')
+              .filter((line) => line.includes('WS_ERR_')).length,
+        )
+        .toBe(5)
+      const lines = server.output().split('\n')
+      const logged = lines.filter((line) => line.includes('WS_ERR_'))
+      expect(logged.every((line) => line.includes('Max payload size exceeded') && line.length < 400)).toBe(true)
+      expect(lines.filter((line) => /^\s+at /.test(line) || line.includes('"stack"'))).toEqual([])
+    } finally {
+      await server.stop()
+    }
   })
 })

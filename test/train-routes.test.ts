@@ -3,6 +3,7 @@
  * tail, the live log history, the summary (reward first/last/delta, tool frequencies, last loss), the
  * server-rendered PNG, and `/train/live` streaming status, metrics and log events as they happen.
  */
+import { request } from 'node:http'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OperationsServer, startOperationsServer, waitFor } from './train-support/operations-server.js'
@@ -65,6 +66,33 @@ describe('training routes', () => {
     })
     const plot = await server.call('/train/plot.png')
     expect(plot.headers.get('content-type')).toBe('image/png')
+  })
+
+  it('HEAD /train/live answers the stream’s headers and ends (no open stream)', async () => {
+    const target = new URL(`${server.url}/train/live`)
+    // `connection: close`: the server closes the connection once the response ends; an open stream never would.
+    const answered = await new Promise<{ status: number; type: string | undefined; bytes: number }>((resolve, reject) => {
+      const outgoing = request(
+        {
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'HEAD',
+          agent: false,
+          headers: { authorization: 'Bearer test-token-0123456789abcdef', connection: 'close' },
+        },
+        (reply) => {
+          let bytes = 0
+          reply.on('data', (chunk: Buffer) => {
+            bytes += chunk.length
+          })
+          reply.socket.once('close', () => resolve({ status: reply.statusCode ?? 0, type: reply.headers['content-type'], bytes }))
+        },
+      )
+      outgoing.on('error', reject)
+      outgoing.end()
+    })
+    expect(answered).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8', bytes: 0 })
   })
 
   it('follows a run live and then reports it', async () => {

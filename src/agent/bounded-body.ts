@@ -4,6 +4,7 @@
  * and each one held in memory starves the process); a declared `Content-Length` over it fails before
  * any byte is read. Error bodies are read only up to a small prefix.
  */
+import { redactUrl } from '../io/outbound/redact-url.js'
 import { EndpointError } from './endpoint-error.js'
 
 export const defaultMaxReplyBytes = 16 * 1024 * 1024
@@ -78,7 +79,7 @@ export function boundedStream(stream: ReadableStream<Uint8Array>, limit: number)
 export function redirectRefused(status: number, location: string | null, baseUrl: string): EndpointError {
   return new EndpointError({
     code: 'endpoint_redirect',
-    message: `The endpoint answered a redirect (HTTP ${status}${location ? ` to ${location.slice(0, 200)}` : ''}); redirects are not followed: give the final address as the base URL instead of ${baseUrl}.`,
+    message: `The endpoint answered a redirect (HTTP ${status}${location ? ` to ${redactUrl(location.slice(0, 200))}` : ''}); redirects are not followed: give the final address as the base URL instead of ${redactUrl(baseUrl)}.`,
     fatal: true,
     status,
   })

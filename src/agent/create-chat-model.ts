@@ -22,6 +22,7 @@ type PassedThrough =
   | 'timeoutMs'
   | 'maxConcurrency'
   | 'maxReplyBytes'
+  | 'fetch'
 
 export interface ChatModelSettings extends Pick<OpenAiCompatibleModelOptions, PassedThrough> {
   /** An OpenAI-compatible endpoint, e.g. `http://127.0.0.1:8000/v1`, and the model it serves. */

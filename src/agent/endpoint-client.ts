@@ -1,8 +1,14 @@
 /**
- * @module agent: POSTs to an OpenAI-compatible endpoint over an injectable `fetch`, with a per-attempt
+ * @module agent: POSTs to an OpenAI-compatible endpoint over an injectable `fetch` (by default the
+ * project's outbound fetch, io/outbound, with an open policy: the user named the URL; the server passes
+ * one bound to its operator's policy), with a per-attempt
  * timeout, bounded concurrency, and retries with backoff on 429, 5xx, timeouts, broken connections,
  * truncated bodies or streams and garbled JSON. Each failure is classified (endpoint-error.ts).
  */
+import { createOutboundFetch } from '../io/outbound/outbound-fetch.js'
+import { OutboundPolicy } from '../io/outbound/outbound-policy.js'
+import { OutboundRefusedError } from '../io/outbound/outbound-refused-error.js'
+import { redactUrl } from '../io/outbound/redact-url.js'
 import { boundedStream, defaultMaxReplyBytes, readBoundedText, readPrefix, redirectRefused } from './bounded-body.js'
 import { ConcurrencyLimiter } from './concurrency-limiter.js'
 import { EndpointError, errorForStatus, isEndpointError } from './endpoint-error.js'
@@ -14,6 +20,7 @@ export interface EndpointClientOptions {
   baseUrl: string
   apiKey?: string
   headers?: Record<string, string>
+  /** Every request goes through it; the outbound module's (open policy) when absent. */
   fetch?: typeof fetch
   /** Per attempt, headers and body included. */
   timeoutMs?: number
@@ -40,8 +47,14 @@ export interface EndpointResponse {
   retried: string[]
 }
 
+/** The default transport: the outbound module with no destination check (the caller named the URL). */
+const openFetch = createOutboundFetch(OutboundPolicy.open())
+
 export class EndpointClient {
+  /** The base URL as it may be shown and recorded (credentials redacted). */
   readonly baseUrl: string
+  /** The base URL requests go to (credentials, if any, become Basic authorization in transit). */
+  private readonly requestBase: string
   private readonly fetch: typeof fetch
   private readonly policy: RetryPolicy
   private readonly limiter: ConcurrencyLimiter
@@ -49,8 +62,9 @@ export class EndpointClient {
   private readonly maxReplyBytes: number
 
   constructor(private readonly options: EndpointClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
-    this.fetch = options.fetch ?? globalThis.fetch
+    this.requestBase = options.baseUrl.replace(/\/+$/, '')
+    this.baseUrl = redactUrl(this.requestBase)
+    this.fetch = options.fetch ?? openFetch
     this.policy = { ...defaultRetryPolicy, ...options.retry }
     this.limiter = new ConcurrencyLimiter(options.maxConcurrency ?? 16)
     this.timeoutMs = options.timeoutMs ?? 120_000
@@ -129,7 +143,7 @@ export class EndpointClient {
       let response: Response
       try {
         response = await whenNotAborted(
-          this.fetch(`${this.baseUrl}${options.path}`, {
+          this.fetch(`${this.requestBase}${options.path}`, {
             method: 'POST',
             headers: this.headers(),
             body: JSON.stringify(options.body),
@@ -139,12 +153,17 @@ export class EndpointClient {
           signal,
         )
       } catch (error) {
+        if (error instanceof OutboundRefusedError) throw error
         throw this.transportError(error, timeout, options.signal)
       }
       this.refuseRedirect(response)
       if (!response.ok) {
-        const text = await readPrefix(response, errorBodyBytes)
-        throw errorForStatus(response.status, text, parseRetryAfter(response.headers.get('retry-after')))
+        throw errorForStatus({
+          status: response.status,
+          body: await readPrefix(response, errorBodyBytes),
+          contentType: response.headers.get('content-type'),
+          retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
+        })
       }
       if (stream && response.body && (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
         const body = boundedStream(response.body, this.maxReplyBytes)
@@ -157,9 +176,10 @@ export class EndpointClient {
         if (isEndpointError(error)) throw error
         throw this.transportError(error, timeout, options.signal, 'endpoint_truncated')
       }
-      return { body: parseBody(text), firstTokenMs: null }
+      return { body: parseBody(text, response.headers.get('content-type')), firstTokenMs: null }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error
+      if (error instanceof OutboundRefusedError) throw error
       if (isEndpointError(error) && !(timeout.aborted && error.code === 'endpoint_truncated')) throw error
       throw this.transportError(error, timeout, options.signal)
     }
@@ -198,12 +218,13 @@ export class EndpointClient {
   async models(): Promise<string[]> {
     let response: Response
     try {
-      response = await this.fetch(`${this.baseUrl}/models`, {
+      response = await this.fetch(`${this.requestBase}/models`, {
         headers: this.headers(),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual',
       })
     } catch (error) {
+      if (error instanceof OutboundRefusedError) throw error
       const timedOut = (error as Error).name === 'TimeoutError'
       throw new EndpointError({
         code: timedOut ? 'endpoint_timeout' : 'endpoint_unreachable',
@@ -215,8 +236,14 @@ export class EndpointClient {
       })
     }
     this.refuseRedirect(response)
-    if (!response.ok) throw errorForStatus(response.status, await readPrefix(response, errorBodyBytes))
-    const body = parseBody(await readBoundedText(response, this.maxReplyBytes))
+    if (!response.ok) {
+      throw errorForStatus({
+        status: response.status,
+        body: await readPrefix(response, errorBodyBytes),
+        contentType: response.headers.get('content-type'),
+      })
+    }
+    const body = parseBody(await readBoundedText(response, this.maxReplyBytes), response.headers.get('content-type'))
     const data = Array.isArray(body.data) ? body.data : []
     return data.map((item) => String((item as { id?: unknown }).id))
   }
@@ -257,14 +284,15 @@ function whenNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T>
   })
 }
 
-function parseBody(text: string): Record<string, unknown> {
+/** The JSON object of a reply; anything else is described (content type, size), never quoted. */
+function parseBody(text: string, contentType: string | null): Record<string, unknown> {
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch (error) {
     throw new EndpointError({
       code: 'endpoint_bad_response',
-      message: `The response is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
+      message: `The response is not JSON (${contentType ?? 'no content type'}, ${Buffer.byteLength(text)} bytes; not kept).`,
       retryable: true,
       cause: error,
     })

@@ -86,13 +86,51 @@ export class EndpointError extends ReleaseOpsError {
 const contextLengthPattern =
   /context length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:model'?s )?(?:maximum|max)/i
 
-/** The most characters of an endpoint's error body an error message carries. */
+/** The most characters of an endpoint's error message an error message carries. */
 export const maxErrorBodyChars = 200
 
-/** The error an HTTP status (with its body text) stands for. */
-export function errorForStatus(status: number, body: string, retryAfterSeconds?: number): EndpointError {
-  // At most 200 characters of a foreign body travel on (into messages and episodes.jsonl).
-  const detail = body.length > maxErrorBodyChars ? `${body.slice(0, maxErrorBodyChars)}…` : body
+/**
+ * The error message of an OpenAI-compatible error body (`{error: {message}}`, `{error: "…"}`, vLLM's
+ * `{object: "error", message}`, FastAPI's `{detail: "…"}`), or undefined for anything else: a reply that
+ * is not an API's (an internal service's page) is never quoted, so it cannot land in outputs.
+ */
+export function apiErrorMessage(body: string, contentType: string | null): string | undefined {
+  if (!(contentType ?? '').toLowerCase().includes('json')) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined
+  const { error, object, message, detail } = parsed as Record<string, unknown>
+  const found =
+    typeof error === 'string'
+      ? error
+      : typeof (error as { message?: unknown } | null)?.message === 'string'
+        ? (error as { message: string }).message
+        : object === 'error' && typeof message === 'string'
+          ? message
+          : typeof detail === 'string'
+            ? detail
+            : undefined
+  if (found === undefined) return undefined
+  return found.length > maxErrorBodyChars ? `${found.slice(0, maxErrorBodyChars)}…` : found
+}
+
+/**
+ * The error an HTTP status stands for. Its message quotes the endpoint's API error message (at most 200
+ * characters); any other body is described by its status and content type only.
+ */
+export function errorForStatus(reply: {
+  status: number
+  body: string
+  contentType: string | null
+  retryAfterSeconds?: number | undefined
+}): EndpointError {
+  const { status, body, retryAfterSeconds } = reply
+  const quoted = apiErrorMessage(body, reply.contentType)
+  const detail = quoted ?? `${reply.contentType ?? 'no content type'} body, not an API error: not kept`
   const base = { status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }
   if (status === 400 && contextLengthPattern.test(body)) {
     return new EndpointError({

@@ -16,10 +16,12 @@ export function firstChoice(body: Record<string, unknown>): Record<string, unkno
   const choice = Array.isArray(choices) ? choices[0] : undefined
   if (choice === null || typeof choice !== 'object') {
     const error = body.error
+    // Only an API error's own message is quoted; any other object is not kept (it could be anyone's data).
+    const message = (error as { message?: unknown } | null)?.message ?? (typeof error === 'string' ? error : undefined)
     throw new EndpointError({
       code: 'endpoint_bad_response',
       message: error
-        ? `The endpoint returned an error body: ${JSON.stringify(error).slice(0, 200)}`
+        ? `The endpoint returned an error body${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ' (no message; not kept)'}`
         : 'The response has no choices.',
       retryable: true,
     })

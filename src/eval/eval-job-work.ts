@@ -30,6 +30,8 @@ export interface EvalJobWork {
   samples: number
   signal: AbortSignal
   maxModelReplyBytes?: number
+  /** Sends the model requests; the server passes its outbound policy's fetch (decision 0067). */
+  fetch?: typeof fetch
   onDone: (done: number) => void
 }
 
@@ -76,6 +78,7 @@ async function runModel(job: EvalJobWork): Promise<{ summary: EvalSummary; count
     ...(spec.enable_thinking === undefined ? {} : { enableThinking: spec.enable_thinking }),
     maxConcurrency: spec.concurrency,
     ...(job.maxModelReplyBytes === undefined ? {} : { maxReplyBytes: job.maxModelReplyBytes }),
+    ...(job.fetch === undefined ? {} : { fetch: job.fetch }),
     checkEndpoint: false,
   })
   const run = await runLlmEval({

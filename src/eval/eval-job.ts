@@ -60,6 +60,8 @@ export interface EvalJobRunnerOptions {
   defaultEnvId: string
   /** Largest model-endpoint reply read; a bigger one fails the job (`endpoint_reply_too_large`; default 16 MiB). */
   maxModelReplyBytes?: number
+  /** Sends the model requests; the server passes its outbound policy's fetch (decision 0067). */
+  fetch?: typeof fetch
   /** Creates a job's folder; the server passes one that turns a refused write into a coded 503. */
   makeDirectory?: (path: string) => Promise<void>
   now?: () => Date
@@ -192,6 +194,7 @@ export class EvalJobRunner extends EventEmitter {
       signal: this.controller.signal,
       onDone: (done) => this.set({ done }),
       ...(this.options.maxModelReplyBytes === undefined ? {} : { maxModelReplyBytes: this.options.maxModelReplyBytes }),
+      ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
     }
     this.finished = this.opened
       .then(() => runEvalJobWork(job))

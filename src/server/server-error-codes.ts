@@ -2,7 +2,10 @@
 export const serverErrorCodes = [
   'bad_request',
   'bad_url',
+  'body_timeout',
   'capacity_reached',
+  'endpoint_credentials_refused',
+  'header_timeout',
   'headers_too_large',
   'host_not_allowed',
   'host_not_available',
@@ -10,6 +13,7 @@ export const serverErrorCodes = [
   'invalid_host',
   'invalid_json',
   'invalid_server_options',
+  'invalid_session_id',
   'json_rpc_error',
   'malformed_request',
   'method_not_allowed',
@@ -28,6 +32,8 @@ export const serverErrorCodes = [
   'single_process_only',
   'symlink_refused',
   'token_not_configured',
+  'too_many_connections',
+  'too_many_sessions',
   'too_many_streams',
   'trainer_failed',
   'unauthorized',
@@ -36,6 +42,8 @@ export const serverErrorCodes = [
   'upgrade_required',
   'uri_too_long',
   'validation_error',
+  'worker_starting',
+  'worker_unavailable',
 ] as const
 
 export type ServerErrorCode = (typeof serverErrorCodes)[number]

@@ -8,6 +8,7 @@ import { lstat, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRepo, uploadFiles } from '@huggingface/hub'
+import { OutboundRefusedError } from '../io/outbound/outbound-refused-error.js'
 import { resolveOutputsPath } from './outputs-root.js'
 import { TrainingUnavailableError } from './training-errors.js'
 
@@ -115,6 +116,13 @@ async function asHubError<T>(options: HubPushOptions, run: () => Promise<T>): Pr
   } catch (error) {
     const hub = options.hubUrl ?? 'https://huggingface.co'
     const statusCode = (error as { statusCode?: unknown }).statusCode
+    if (error instanceof OutboundRefusedError) {
+      throw new TrainingUnavailableError({
+        code: 'hub_endpoint_refused',
+        message: `The push of ${options.path} to ${options.repo} was stopped by the server's outbound policy: ${error.message}`,
+        status: 502,
+      })
+    }
     if (typeof statusCode === 'number') {
       throw new TrainingUnavailableError({
         code: 'hub_error',

@@ -6,6 +6,7 @@ export const trainErrorCodes = [
   'bad_reply',
   'completion_budget_too_small',
   'http_failed',
+  'hub_endpoint_refused',
   'hub_error',
   'hub_token_missing',
   'hub_unreachable',

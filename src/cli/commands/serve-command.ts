@@ -18,6 +18,14 @@ interface ServeFlags {
   port?: number
   env?: string
   maxSessions?: number
+  maxSessionsPerClient?: number
+  maxConnectionsPerClient?: number
+  headerTimeout?: number
+  bodyTimeout?: number
+  idleTimeout?: number
+  shutdownGrace?: number
+  allowEndpoint?: string[]
+  loopbackEndpoints?: boolean
   sessionTimeout?: number
   workers?: number
   token?: string
@@ -56,6 +64,15 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
     port: flags.port ?? (environment.PORT === undefined ? undefined : Number(environment.PORT)),
     defaultEnvId: flags.env,
     maxSessions: flags.maxSessions,
+    maxSessionsPerClient: flags.maxSessionsPerClient,
+    maxConnectionsPerClient: flags.maxConnectionsPerClient,
+    headerTimeoutS: flags.headerTimeout,
+    bodyTimeoutS: flags.bodyTimeout,
+    idleTimeoutS: flags.idleTimeout,
+    shutdownGraceS: flags.shutdownGrace,
+    allowEndpoints:
+      flags.allowEndpoint?.flatMap((value) => listOf(value) ?? []) ?? listOf(environment.RELEASEOPS_ALLOW_ENDPOINTS),
+    loopbackEndpoints: flags.loopbackEndpoints,
     sessionTimeoutS: flags.sessionTimeout,
     workers: flags.workers,
     token: flags.token ?? (environment.RELEASEOPS_TOKEN || undefined),
@@ -85,6 +102,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       port: options.port,
       onListening: (url) => process.stdout.write(`releaseops serve: listening on ${url} (${options.workers} workers)\n`),
       log: (line) => process.stderr.write(line),
+      stopAfterMs: (options.shutdownGraceS + 5) * 1000,
     })
     return
   }
@@ -134,7 +152,35 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port (env PORT; default 8000; 0 picks a free one)', parseInteger)
     .option('--env <id>', `env served at the root (default ${defaultEnvId})`)
     .option('--max-sessions <n>', 'concurrent sessions per process (default 4096)', parsePositiveInteger)
+    .option(
+      '--max-sessions-per-client <n>',
+      "one client's share of the sessions (an address, an IPv6 /64); over it: 429 too_many_sessions (default 2560)",
+      parsePositiveInteger,
+    )
     .option('--session-timeout <seconds>', 'close sessions idle this long; 0 disables the reaper (default 900)', parseSeconds)
+    .option(
+      '--max-connections-per-client <n>',
+      'HTTP connections one client may hold open; over it: 429 too_many_connections (default 256)',
+      parsePositiveInteger,
+    )
+    .option('--header-timeout <seconds>', 'request line and headers must arrive within this; else 408 (default 10)', parseSeconds)
+    .option(
+      '--body-timeout <seconds>',
+      'the whole request body must arrive within this after the headers, however it trickles; else 408 (default 30)',
+      parseSeconds,
+    )
+    .option('--idle-timeout <seconds>', 'close a kept-alive connection idle this long (default 72)', parseSeconds)
+    .option(
+      '--shutdown-grace <seconds>',
+      'on SIGTERM, wait this long for in-flight messages before closing WebSockets (1001) and exiting (default 10)',
+      parseSeconds,
+    )
+    .option(
+      '--allow-endpoint <host[:port]>',
+      'an outbound endpoint (eval model, vLLM server, Hub) allowed although private, link-local or metadata; repeatable, comma-separated (env RELEASEOPS_ALLOW_ENDPOINTS)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--no-loopback-endpoints', 'refuse loopback outbound endpoints too (allowed by default: a local vLLM)')
     .option('--workers <n>', 'worker processes (node cluster; sessions stay on their process)', parsePositiveInteger)
     .option('--token <token>', 'bearer token for env play (env RELEASEOPS_TOKEN); also the operator token unless one is given')
     .option(

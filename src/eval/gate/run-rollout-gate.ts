@@ -7,10 +7,13 @@
 import { createHash } from 'node:crypto'
 import type { Agent } from '../../agent/agent.js'
 import type { ChatModel } from '../../agent/chat-model.js'
-import { EndpointError, isEndpointError } from '../../agent/endpoint-error.js'
+import { apiErrorMessage, EndpointError, isEndpointError } from '../../agent/endpoint-error.js'
 import { modelAgent } from '../../agent/model-agent.js'
 import type { ChatTool } from '../../chat/chat-message.js'
 import type { AnyEnv } from '../../core/env/env-api.js'
+import { createOutboundFetch } from '../../io/outbound/outbound-fetch.js'
+import { OutboundPolicy } from '../../io/outbound/outbound-policy.js'
+import { redactUrl } from '../../io/outbound/redact-url.js'
 import { finalReplyAgent } from './final-reply-agent.js'
 import type { GateEpisode } from './gate-episode.js'
 import { buildGateReport, type GateContext, type GateReport } from './gate-report.js'
@@ -21,6 +24,9 @@ export interface ServedModel {
   [key: string]: unknown
 }
 
+/** The CLI names the endpoint: the outbound module checks the scheme, follows no redirect, redacts. */
+const openFetch = createOutboundFetch(OutboundPolicy.open())
+
 /** `GET <base>/models`, every entry kept (vLLM adds `root`, `max_model_len`, …). */
 export async function fetchServedModels(options: {
   baseUrl: string
@@ -29,9 +35,11 @@ export async function fetchServedModels(options: {
   timeoutMs?: number
 }): Promise<ServedModel[]> {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/models`
+  const shown = redactUrl(url)
   let response: Response
   try {
-    response = await (options.fetch ?? globalThis.fetch)(url, {
+    response = await (options.fetch ?? openFetch)(url, {
+      redirect: 'manual',
       headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     })
@@ -39,7 +47,7 @@ export async function fetchServedModels(options: {
     const cause = (error as { cause?: { code?: string } }).cause?.code
     throw new EndpointError({
       code: 'endpoint_unreachable',
-      message: `Cannot reach ${url}: ${cause ?? (error as Error).message}`,
+      message: `Cannot reach ${shown}: ${cause ?? (error as Error).message}`,
       retryable: true,
     })
   }
@@ -47,14 +55,14 @@ export async function fetchServedModels(options: {
   if (!response.ok)
     throw new EndpointError({
       code: 'endpoint_status',
-      message: `${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`,
+      message: `${shown} answered HTTP ${response.status}: ${apiErrorMessage(text, response.headers.get('content-type')) ?? `${response.headers.get('content-type') ?? 'no content type'} body, not kept`}`,
       status: response.status,
     })
   try {
     const data = (JSON.parse(text) as { data?: unknown }).data
     return Array.isArray(data) ? data.filter((item): item is ServedModel => typeof item?.id === 'string') : []
   } catch {
-    throw new EndpointError({ code: 'endpoint_bad_response', message: `${url} did not answer JSON.` })
+    throw new EndpointError({ code: 'endpoint_bad_response', message: `${shown} did not answer JSON.` })
   }
 }
 

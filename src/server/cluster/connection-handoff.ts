@@ -4,7 +4,9 @@
  * robin does the same hand-off but forgets a connection whose worker dies before acknowledging it, and
  * that connection then hangs forever (issue 28 item 4). Here such a connection is answered with a 503
  * `worker_unavailable` (Retry-After: 1) and closed; one acknowledged is the worker's, and the kernel
- * closes it when the worker dies. A connection arriving while no worker serves gets the same 503.
+ * closes it when the worker dies. A connection arriving while no worker serves gets a 503 too: while a
+ * worker is still starting (the primary listens before its workers are up) `worker_starting`, which says
+ * so, rather than the words for one that stopped.
  */
 import type { Worker } from 'node:cluster'
 import type { Server, Socket } from 'node:net'
@@ -18,12 +20,24 @@ const isHandoffMessage = (value: unknown): value is HandoffMessage =>
   ((value as { releaseops?: unknown }).releaseops === 'connection' ||
     (value as { releaseops?: unknown }).releaseops === 'accepted')
 
-const unavailableBody = JSON.stringify({
-  error: { code: 'worker_unavailable', message: 'The worker for this connection stopped; retry the request.' },
-})
+/** Why no worker serves a connection: each is a 503 with Retry-After: 1. */
+export type Unavailable = 'stopped' | 'starting'
+
+const unavailableBodies: Record<Unavailable, string> = {
+  stopped: JSON.stringify({
+    error: { code: 'worker_unavailable', message: 'The worker for this connection stopped; retry the request.' },
+  }),
+  starting: JSON.stringify({
+    error: {
+      code: 'worker_starting',
+      message: 'The server is starting: no worker serves yet. Retry in a moment.',
+    },
+  }),
+}
 
 /** Answers a connection no worker will serve: a 503 it can read, then the connection is closed. */
-export function answerUnavailable(socket: Socket): void {
+export function answerUnavailable(socket: Socket, why: Unavailable = 'stopped'): void {
+  const unavailableBody = unavailableBodies[why]
   if (socket.destroyed) return
   // Read (and drop) what the client sent, so closing sends FIN after the reply rather than a reset.
   socket.on('data', () => {})
@@ -44,7 +58,12 @@ export class ConnectionHandoff {
 
   constructor(
     server: Server,
-    private readonly workers: { serving: () => number[]; worker: (index: number) => Worker | undefined },
+    private readonly workers: {
+      serving: () => number[]
+      worker: (index: number) => Worker | undefined
+      /** True while a worker is forked but not serving yet (startup, or a replacement starting). */
+      starting: () => boolean
+    },
   ) {
     server.on('connection', (socket: Socket) => this.handOff(socket))
   }
@@ -74,7 +93,7 @@ export class ConnectionHandoff {
     const index = serving[this.turn++ % Math.max(1, serving.length)]
     const worker = index === undefined ? undefined : this.workers.worker(index)
     if (index === undefined || !worker?.isConnected()) {
-      answerUnavailable(socket)
+      answerUnavailable(socket, serving.length === 0 && this.workers.starting() ? 'starting' : 'stopped')
       return
     }
     const id = this.nextId++

@@ -41,6 +41,8 @@ export interface ClusterPrimaryOptions {
   /** Called once the primary listens and every worker serves, with the URL they share. */
   onListening: (url: string) => void
   log: (line: string) => void
+  /** On SIGTERM, how long workers get to close (their shutdown grace and a margin) before the primary exits. */
+  stopAfterMs?: number
 }
 
 /**
@@ -67,6 +69,7 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
   const handoff = new ConnectionHandoff(server, {
     serving: () => [...listening].sort((a, b) => a - b),
     worker: (index) => byIndex.get(index),
+    starting: () => !stopping && listening.size < options.workers,
   })
 
   const fork = (index: number) => {
@@ -125,7 +128,7 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
     server.close()
     if (byIndex.size === 0) process.exit(0)
     for (const worker of byIndex.values()) worker.process.kill('SIGTERM')
-    setTimeout(() => process.exit(0), 10_000).unref()
+    setTimeout(() => process.exit(0), options.stopAfterMs ?? 15_000).unref()
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

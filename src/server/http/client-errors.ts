@@ -6,14 +6,8 @@
  */
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { writeRawError } from './connection-guard.js'
 import { HttpError, httpErrorBody } from './http-errors.js'
-
-const reasons: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  414: 'URI Too Long',
-  431: 'Request Header Fields Too Large',
-}
 
 /** Node's `clientError` as a coded error (the request never became a Fastify request). */
 export function clientErrorOf(error: NodeJS.ErrnoException): HttpError {
@@ -37,16 +31,7 @@ export function clientErrorOf(error: NodeJS.ErrnoException): HttpError {
 /** Fastify's `clientErrorHandler`: writes the coded reply on the raw socket and closes it. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const coded = clientErrorOf(error)
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const body = JSON.stringify(httpErrorBody(coded))
-  socket.end(
-    `HTTP/1.1 ${coded.status} ${reasons[coded.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
+  writeRawError(socket, clientErrorOf(error))
 }
 
 /** Fastify's `frameworkErrors`: router failures before a route is found. */

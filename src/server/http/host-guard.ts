@@ -8,6 +8,8 @@
  *   same-origin (its scheme's host and port are the request's Host's) or an allowed origin
  *   (`--allowed-origins`); otherwise 403. Clients that send no Origin (OpenEnv, TRL, MCP SDKs, curl) are
  *   unaffected.
+ * Both decide on the route the router matched (`routedPath`), never on the raw URL: `/%6dcp` is `/mcp`
+ * to the router, so it is `/mcp` to the guards too (decision 0067).
  */
 import { isIP } from 'node:net'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -84,6 +86,19 @@ export function isAllowedOrigin(options: {
   return parsed.hostname.toLowerCase() === host.urlName && originPort === (host.port ?? defaultPort)
 }
 
+/**
+ * The path a guard decides on: the pattern of the route the router matched (percent-decoded, as the
+ * router decodes it), or undefined when no route matched (the 404 handler serves nothing).
+ */
+export function routedPath(request: FastifyRequest): string | undefined {
+  return request.routeOptions.url
+}
+
+/** `/mcp` at the root or under `/envs/{id}`, as routed. */
+export function isMcpPath(path: string | undefined): boolean {
+  return path !== undefined && /(?:^|\/)mcp$/.test(path)
+}
+
 /** A Fastify `onRequest` hook: Host on every request, Origin on WebSocket upgrades and `/mcp`. */
 export function hostGuard(options: HostPolicyOptions) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
@@ -106,7 +121,7 @@ export function hostGuard(options: HostPolicyOptions) {
     const origin = request.headers.origin
     if (origin === undefined) return
     const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket'
-    const mcp = /\/mcp(?:\?|$)/.test(request.url)
+    const mcp = isMcpPath(routedPath(request))
     if ((upgrade || mcp) && !isAllowedOrigin({ origin, host, allowedOrigins: options.allowedOrigins })) {
       throw new HttpError({
         status: 403,

@@ -6,7 +6,7 @@
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError, type ReleaseOpsErrorOptions } from '../../core/errors/release-ops-error.js'
 import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
-import { CapacityReachedError } from '../session/session-errors.js'
+import { CapacityReachedError, ClientShareReachedError } from '../session/session-errors.js'
 import { fastApiDetail } from '../wire/validation-issues.js'
 
 /** An error that names its own HTTP status (auth, routing, limits). */
@@ -28,6 +28,7 @@ const statusByCode: Record<string, number> = {
   unknown_session: 404,
   reset_needed: 409,
   capacity_reached: 429,
+  too_many_sessions: 429,
 }
 
 /** OpenEnv `WSErrorCode` values. */
@@ -80,6 +81,9 @@ export function wsErrorData(error: unknown): Record<string, unknown> & { code: W
       active_sessions: error.activeSessions,
       max_sessions: error.maxSessions,
     }
+  }
+  if (error instanceof ClientShareReachedError) {
+    return { code: 'CAPACITY_REACHED', message: error.message, error_code: error.code, ...error.details }
   }
   if (error instanceof InvalidInputError) {
     return {

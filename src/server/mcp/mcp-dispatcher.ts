@@ -10,7 +10,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { EnvHost } from '../env-host.js'
 import { packageVersion } from '../package-version.js'
 import { EnvSession } from '../session/env-session.js'
-import { CapacityReachedError } from '../session/session-errors.js'
+import { CapacityReachedError, ClientShareReachedError } from '../session/session-errors.js'
 import { resetInput } from '../session/session-operations.js'
 import type { SessionStore } from '../session/session-store.js'
 import { type JsonRpcRequest, jsonRpcRequestSchema, resetKwargsSchema } from '../wire/wire-schemas.js'
@@ -33,6 +33,8 @@ export interface McpContext {
   onSessionCreated?: (sessionId: string) => void
   /** Batch caps (`answerJsonRpc`); `defaultBatchLimits` when absent. */
   limits?: BatchLimits
+  /** The client sessions created here are counted against (`clientKeyOf` its address). */
+  client?: string
 }
 
 export interface BatchLimits {
@@ -143,6 +145,9 @@ function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
       max_sessions: error.maxSessions,
     })
   }
+  if (error instanceof ClientShareReachedError) {
+    return jsonRpcError(id, jsonRpcErrors.server, error.message, { code: error.code, ...error.details })
+  }
   if (ReleaseOpsError.isInstance(error)) {
     return jsonRpcError(id, jsonRpcErrors.invalidParams, error.message, { code: error.code, ...error.details })
   }
@@ -207,7 +212,7 @@ function initialize(params: Record<string, unknown>, context: McpContext) {
 function createSession(context: McpContext, params: Record<string, unknown>): EnvSession {
   const parsed = resetKwargsSchema.safeParse(params)
   if (!parsed.success) throw new JsonRpcError(jsonRpcErrors.invalidParams, `Invalid reset arguments: ${parsed.error.message}`)
-  const session = context.store.create(context.host, 'mcp')
+  const session = context.store.create(context.host, 'mcp', context.client)
   try {
     resetInput(session, session.reset(parsed.data))
   } catch (error) {
@@ -218,9 +223,22 @@ function createSession(context: McpContext, params: Record<string, unknown>): En
 }
 
 function boundSession(params: Record<string, unknown>, context: McpContext): EnvSession | undefined {
+  // A session id that is not a string is a mistake to report, never a reason to play a throwaway env.
+  if (params.session_id !== undefined && typeof params.session_id !== 'string') {
+    throw new JsonRpcError(
+      jsonRpcErrors.invalidParams,
+      `Invalid params: params.session_id must be a string (the id openenv/session/create returned), not ${jsonTypeOf(params.session_id)}.`,
+      { code: 'invalid_session_id', path: 'params.session_id' },
+    )
+  }
   if (context.session) return context.session
   const sessionId = typeof params.session_id === 'string' ? params.session_id : context.headerSessionId
   return sessionId === undefined ? undefined : context.store.require(sessionId, context.host)
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
 function callTool(params: Record<string, unknown>, context: McpContext) {

@@ -8,10 +8,12 @@ import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import type { EnvHost } from '../env-host.js'
+import { clientKeyOf } from '../http/client-key.js'
 import { HttpError, httpErrorBody } from '../http/http-errors.js'
 import { forwardIfForeign } from '../routes/forward-session-request.js'
 import type { ServerContext } from '../server-context.js'
 import { resetInput } from '../session/session-operations.js'
+import { shutdownClose } from '../shutdown/server-shutdown.js'
 import { closeCodes } from '../ws/env-socket.js'
 import { inOrder } from '../ws/in-order.js'
 import { answerJsonRpc } from './answer-json-rpc.js'
@@ -50,6 +52,7 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
       const text = await answerJsonRpc(request.body ?? null, {
         host,
         store: context.store,
+        client: clientKeyOf(request.socket.remoteAddress),
         headerSessionId: headerSession(request.headers[sessionHeader]),
         onSessionCreated: (sessionId) => {
           created = sessionId
@@ -91,15 +94,19 @@ export function registerMcpRoutes(app: FastifyInstance, options: { context: Serv
       const error = new HttpError({ status: 405, code: 'method_not_allowed', message: 'Use POST for JSON-RPC, or a WebSocket.' })
       return reply.code(405).send(httpErrorBody(error))
     },
-    wsHandler: (socket: WebSocket, request) => acceptMcpSocket(socket, { context, host, log: request.log }),
+    wsHandler: (socket: WebSocket, request) =>
+      acceptMcpSocket(socket, { context, host, log: request.log, client: clientKeyOf(request.socket.remoteAddress) }),
   })
 }
 
-function acceptMcpSocket(socket: WebSocket, options: { context: ServerContext; host: EnvHost; log: FastifyInstance['log'] }) {
+function acceptMcpSocket(
+  socket: WebSocket,
+  options: { context: ServerContext; host: EnvHost; log: FastifyInstance['log']; client: string },
+) {
   const { context, host } = options
   let session: ReturnType<ServerContext['store']['create']>
   try {
-    session = context.store.create(host, 'mcp')
+    session = context.store.create(host, 'mcp', options.client)
     resetInput(session, session.reset(undefined))
   } catch (error) {
     const data = ReleaseOpsError.isInstance(error) ? { code: error.code, ...error.details } : undefined
@@ -110,7 +117,7 @@ function acceptMcpSocket(socket: WebSocket, options: { context: ServerContext; h
   context.keepalive.track(socket)
   session.onClose = (reason) => {
     if (reason === 'idle_timeout') socket.close(closeCodes.idleTimeout, reason)
-    else if (reason === 'server_shutdown') socket.close(closeCodes.goingAway, reason)
+    else if (reason === 'server_shutdown') socket.close(shutdownClose.code, shutdownClose.reason)
   }
   socket.on('close', () => context.store.close(session.id, 'connection_lost'))
   const limits = batchLimitsOf(context)
@@ -124,8 +131,8 @@ function acceptMcpSocket(socket: WebSocket, options: { context: ServerContext; h
         socket.send(JSON.stringify(jsonRpcError(null, jsonRpcErrors.parse, `Parse error: ${(error as Error).message}`)))
         return
       }
-      const reply = await answerJsonRpc(message, { host, store: context.store, session, limits })
-      if (reply !== undefined && socket.readyState === socket.OPEN) socket.send(reply)
+      const reply = await answerJsonRpc(message, { host, store: context.store, session, limits, client: options.client })
+      if (reply !== undefined && socket.readyState === socket.OPEN && context.keepalive.withinBuffer(socket)) socket.send(reply)
     },
     (error) => {
       options.log.error(error)
@@ -137,6 +144,11 @@ function acceptMcpSocket(socket: WebSocket, options: { context: ServerContext; h
   socket.on('message', (data) => {
     context.keepalive.seen(socket)
     handle(data.toString())
+  })
+  context.shutdown.trackSocket({
+    socket,
+    idle: handle.idle,
+    close: () => context.store.close(session.id, 'server_shutdown'),
   })
 }
 

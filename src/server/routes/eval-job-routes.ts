@@ -6,11 +6,15 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type EvalJobRunner, evalJobRequestSchema } from '../../eval/eval-job.js'
-import { operationalRoute, refuseInCluster, withHttpErrors } from './operations-support.js'
+import type { OutboundPolicy } from '../../io/outbound/outbound-policy.js'
+import { allowedEndpoint, operationalRoute, refuseInCluster, withHttpErrors } from './operations-support.js'
 
 const tags = ['eval jobs']
 
-export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: EvalJobRunner; clustered: boolean }): void {
+export function registerEvalJobRoutes(
+  app: FastifyInstance,
+  options: { jobs: EvalJobRunner; clustered: boolean; outbound: OutboundPolicy },
+): void {
   const typed = app.withTypeProvider<ZodTypeProvider>()
   const { jobs } = options
   typed.post(
@@ -21,9 +25,12 @@ export function registerEvalJobRoutes(app: FastifyInstance, options: { jobs: Eva
       body: evalJobRequestSchema.optional(),
     }),
     (request, reply) =>
-      withHttpErrors(() => {
+      withHttpErrors(async () => {
         refuseInCluster(options.clustered)
-        const status = jobs.start(request.body ?? evalJobRequestSchema.parse({}))
+        const body = request.body ?? evalJobRequestSchema.parse({})
+        // The endpoint a request names passes the outbound policy before anything runs (decision 0067).
+        if (body.model) await allowedEndpoint({ policy: options.outbound, url: body.model.base_url, path: 'model.base_url' })
+        const status = jobs.start(body)
         return reply.code(202).send(status)
       }),
   )

@@ -26,7 +26,7 @@ export type HubPushRequest = Pick<z.output<typeof hubPushRequestSchema>, 'repo' 
 /** Registers `POST /hub/push`; returns its push (one at a time), which the original's alias reuses. */
 export function registerHubRoutes(
   app: FastifyInstance,
-  options: { settings: TrainingSettings; clustered: boolean },
+  options: { settings: TrainingSettings; clustered: boolean; fetch: typeof fetch },
 ): (request: HubPushRequest) => Promise<unknown> {
   const typed = app.withTypeProvider<ZodTypeProvider>()
   let pushing = false
@@ -40,6 +40,7 @@ export function registerHubRoutes(
       try {
         const { settings } = options
         return await pushToHub({
+          fetch: options.fetch,
           outputsRoot: settings.outputsDir,
           path: data.path,
           repo: data.repo,

@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { observationReplySchema, stepReplySchema } from '../../core/wire/openenv-reply.js'
 import type { EnvHost } from '../env-host.js'
+import { clientKeyOf } from '../http/client-key.js'
 import { HttpError } from '../http/http-errors.js'
 import { batchLimitsOf } from '../mcp/mcp-routes.js'
 import type { ServerContext } from '../server-context.js'
@@ -142,7 +143,8 @@ export function registerOpenEnvRoutes(app: FastifyInstance, options: EnvRouteOpt
         host,
         store: context.store,
         keepalive: context.keepalive,
-        maxBufferedBytes: context.options.maxBufferedBytes,
+        shutdown: context.shutdown,
+        client: clientKeyOf(request.socket.remoteAddress),
         limits: batchLimitsOf(context),
         log: request.log,
       })

@@ -1,7 +1,8 @@
 /**
  * @module server/routes: everything beyond env play, wired in one place: env usage counters, training
  * orchestration (`/train/*`), outputs, Hub pushes, eval jobs (`/api/eval`) and the dashboard (`/ui/`).
- * The trainer and the eval jobs are stopped when the server closes (a running eval job is recorded `interrupted`).
+ * The trainer and the eval jobs are stopped when the server closes (shutdown job hooks; a running eval job is
+ * recorded `interrupted`).
  */
 import type { FastifyInstance } from 'fastify'
 import type { EnvRegistry } from '../../core/registry/env-registry.js'
@@ -63,6 +64,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
       owner.setHubPush({ state: 'pushing', repo, path })
       try {
         const result = await pushToHub({
+          fetch: context.outbound.fetch,
           outputsRoot: settings.outputsDir,
           path,
           repo,
@@ -84,21 +86,24 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     defaultEnvId: context.defaultHost.id,
     maxModelReplyBytes: context.options.maxModelReplyBytes,
     makeDirectory: makeOutputsDirectory,
+    fetch: context.outbound.fetch,
   })
+  const outbound = context.outbound.policy
   registerCountersRoutes(app, { context, usage: options.usage })
   registerTrainingRoutes(app, {
     supervisor,
     clustered,
     liveIntervalMs: settings.liveIntervalMs,
+    outbound,
   })
   registerOutputsRoutes(app, { outputsRoot: settings.outputsDir })
-  const push = registerHubRoutes(app, { settings, clustered })
-  registerEvalJobRoutes(app, { jobs: evalJobs, clustered })
-  registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push })
+  const push = registerHubRoutes(app, { settings, clustered, fetch: context.outbound.fetch })
+  registerEvalJobRoutes(app, { jobs: evalJobs, clustered, outbound })
+  registerOriginalRoutes(app, { supervisor, jobs: evalJobs, clustered, push, outbound })
   registerDashboardRoutes(app, { registry: options.registry, policies: policyRegistry })
-  app.addHook('preClose', async () => {
-    await evalJobs.markInterruptedOnShutdown()
-    await supervisor.close()
-  })
+  // Job hooks of the close sequence (src/server/shutdown/server-shutdown.ts): they run once the
+  // connections are drained, before the process exits.
+  context.shutdown.addJobHook('eval-jobs', () => evalJobs.markInterruptedOnShutdown())
+  context.shutdown.addJobHook('training', () => supervisor.close())
   return { settings, supervisor, evalJobs }
 }

@@ -19,10 +19,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { EvalJobRunner } from '../../eval/eval-job.js'
 import { evalJobRequestSchema } from '../../eval/eval-job.js'
+import type { OutboundPolicy } from '../../io/outbound/outbound-policy.js'
 import { type TrainingStartRequest, trainingStartSchema } from '../../train/training-request.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
-import { operationalRoute, parseOrUnprocessable, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
+import {
+  allowedEndpoint,
+  operationalRoute,
+  parseOrUnprocessable,
+  refuseInCluster,
+  startTraining,
+  withHttpErrors,
+} from './operations-support.js'
 
 export interface OriginalRoutesOptions {
   supervisor: TrainingSupervisor
@@ -30,6 +38,8 @@ export interface OriginalRoutesOptions {
   clustered: boolean
   /** The `POST /hub/push` handler's work, shared so the alias is the same push. */
   push: (body: { repo: string; path: string; create_repo: boolean }) => Promise<unknown>
+  /** Checks the URLs a request names (eval endpoints, the vLLM server). */
+  outbound: OutboundPolicy
 }
 
 const tags = ['original Space aliases']
@@ -75,7 +85,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
   const operator = { access: 'operator' as const }
 
   const start = async (request: TrainingStartRequest, reply: FastifyReply) => {
-    const status = await startTraining({ supervisor, clustered, request })
+    const status = await startTraining({ supervisor, clustered, request, outbound: options.outbound })
     return reply
       .code(202)
       .send({ started: true, message: 'Training started. Poll /train/status or /train/logs for progress.', ...status })
@@ -123,7 +133,7 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
       }),
     }),
     (request, reply) =>
-      withHttpErrors(() => {
+      withHttpErrors(async () => {
         refuseInCluster(clustered)
         const { limit, model_id, base_url } = request.query
         if (model_id !== undefined && base_url === undefined) {
@@ -138,7 +148,9 @@ export function registerOriginalRoutes(app: FastifyInstance, options: OriginalRo
           ...(limit === undefined ? {} : { max_rows: limit }),
           ...(model_id === undefined ? {} : { model: { name: model_id, base_url } }),
         }
-        const status = jobs.start(parseOrUnprocessable(evalJobRequestSchema, body, { code: 'invalid_query', fallback: '' }))
+        const parsed = parseOrUnprocessable(evalJobRequestSchema, body, { code: 'invalid_query', fallback: '' })
+        if (parsed.model) await allowedEndpoint({ policy: options.outbound, url: parsed.model.base_url, path: 'base_url' })
+        const status = jobs.start(parsed)
         return reply.code(202).send({ message: 'Evaluation started in background. Poll /api/get-eval-results.', ...status })
       }),
   )

@@ -6,11 +6,11 @@
  */
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { basename, dirname, extname } from 'node:path'
+import { basename, extname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { create as createTar } from 'tar'
 import { z } from 'zod'
+import { type ArchiveNote, createTarGzStream } from '../../io/tar-gz-stream.js'
 import { listOutputs, OutputsPathError, resolveOutputsPath } from '../../train/outputs-root.js'
 import { withHttpErrors } from './operations-support.js'
 
@@ -96,7 +96,8 @@ export function registerOutputsRoutes(app: FastifyInstance, options: { outputsRo
     {
       config: operator,
       schema: {
-        summary: 'A folder under the outputs root as a streamed .tar.gz (links are left out).',
+        summary:
+          'A folder under the outputs root as a streamed .tar.gz (pax headers; links, FIFOs, sockets and devices are left out).',
         tags,
         querystring: pathQuery,
       },
@@ -105,21 +106,24 @@ export function registerOutputsRoutes(app: FastifyInstance, options: { outputsRo
       withHttpErrors(async () => {
         const target = await resolveOutputsPath(root, request.query.path)
         const name = target.relative === '' ? 'outputs' : basename(target.absolute)
-        const stream = createTar(
-          {
-            gzip: true,
-            cwd: target.relative === '' ? target.absolute : dirname(target.absolute),
-            portable: true,
-            follow: false,
-            filter: (_path, entry) =>
-              !('type' in entry && entry.type === 'SymbolicLink') && !('isSymbolicLink' in entry && entry.isSymbolicLink()),
-          },
-          [target.relative === '' ? '.' : name],
-        )
         reply
           .type('application/gzip')
           .header('x-content-type-options', 'nosniff')
           .header('content-disposition', `attachment; filename="${attachmentName(name)}.tar.gz"`)
+        if (request.method === 'HEAD') return reply.send()
+        const notes: ArchiveNote[] = []
+        const stream = createTarGzStream({
+          source: target.absolute,
+          name: target.relative === '' ? '.' : name,
+          onNote: (note) => notes.push(note),
+        })
+        stream.once('end', () => {
+          if (notes.length === 0) return
+          const shown = notes.slice(0, 5).map((note) => `${note.path} (${note.detail})`)
+          request.log.warn(
+            `archive of ${target.relative || 'outputs'}: ${notes.length} entries left out or padded: ${shown.join(', ')}${notes.length > 5 ? ', …' : ''}`,
+          )
+        })
         return reply.send(stream)
       }),
   )

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { EnvHost } from '../env-host.js'
+import { clientKeyOf } from '../http/client-key.js'
 import type { ServerContext } from '../server-context.js'
 import type { EnvSession } from '../session/env-session.js'
 import { resetInput, stepInput } from '../session/session-operations.js'
@@ -82,7 +83,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { context: 
       },
     },
     (request, reply) => {
-      const session = context.store.create(host, 'http')
+      const session = context.store.create(host, 'http', clientKeyOf(request.socket.remoteAddress))
       try {
         const body = resetReply(session, request.body ?? undefined)
         reply.code(201).header('location', `${prefix}/sessions/${session.id}`)

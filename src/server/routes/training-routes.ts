@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { OutboundPolicy } from '../../io/outbound/outbound-policy.js'
 import { readMetricsFile, summarizeLogHistory } from '../../train/log-history.js'
 import { readLogTail } from '../../train/log-tail.js'
 import { renderTrainingPlot } from '../../train/render-training-plot.js'
@@ -21,11 +22,18 @@ export interface TrainingRoutesOptions {
   /** Poll interval of `/train/live` (tests shorten it). */
   liveIntervalMs?: number
   maxLiveConnections?: number
+  /** Checks the vLLM server URL a start names. */
+  outbound: OutboundPolicy
 }
 
 const tags = ['training']
 /** Operator reads: they show runs, logs and metrics, so they need the operator token (decision 0047). */
 const operator = { access: 'operator' as const }
+const liveHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+}
 const linesQuery = z.object({ lines: z.coerce.number().int().default(200).describe('Lines from the end (20–5000).') })
 
 export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRoutesOptions): void {
@@ -44,6 +52,7 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
     }),
     async (request, reply) => {
       const status = await startTraining({
+        outbound: options.outbound,
         supervisor,
         clustered: options.clustered,
         request: request.body ?? trainingStartSchema.parse({}),
@@ -159,7 +168,9 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       config: operator,
       schema: { summary: 'Server-Sent Events: `status`, `metrics` (new log-history rows) and `log` (new lines).', tags },
     },
-    (_request, reply) => {
+    (request, reply) => {
+      // HEAD: the stream's headers and nothing else, so the response ends (no feed, no slot taken).
+      if (request.method === 'HEAD') return reply.code(200).headers(liveHeaders).send()
       if (liveConnections >= (options.maxLiveConnections ?? 32)) {
         throw new HttpError({
           status: 503,
@@ -170,12 +181,7 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
       liveConnections++
       reply.hijack()
       const raw = reply.raw
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      })
+      raw.writeHead(200, { ...liveHeaders, connection: 'keep-alive' })
       raw.write(': releaseops training feed\n\n')
       const send = (event: FeedEvent) => {
         if (!raw.writableEnded) raw.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`)

@@ -18,6 +18,30 @@ export class CapacityReachedError extends ReleaseOpsError {
   }
 }
 
+/**
+ * One client holds its share of the sessions (`--max-sessions-per-client`): HTTP 429, OpenEnv
+ * `CAPACITY_REACHED` on a WebSocket. The server may have room for others.
+ */
+export class ClientShareReachedError extends ReleaseOpsError {
+  readonly clientSessions: number
+  readonly maxSessionsPerClient: number
+
+  constructor(options: { clientSessions: number; maxSessionsPerClient: number }) {
+    super({
+      code: 'too_many_sessions',
+      message: `This client holds ${options.clientSessions} sessions, its share of the server (--max-sessions-per-client ${options.maxSessionsPerClient}). Close one or retry later.`,
+      details: {
+        limit: 'max_sessions_per_client',
+        client_sessions: options.clientSessions,
+        max_sessions_per_client: options.maxSessionsPerClient,
+      },
+    })
+    this.name = 'ClientShareReachedError'
+    this.clientSessions = options.clientSessions
+    this.maxSessionsPerClient = options.maxSessionsPerClient
+  }
+}
+
 /** No live session has this id (never created, closed, reaped, or owned by another env). */
 export class UnknownSessionError extends ReleaseOpsError {
   constructor(sessionId: string) {

@@ -1,14 +1,17 @@
 /**
- * @module server/session: the live sessions of one server process: capacity limit, lookup and the idle
- * reaper (on by default: OpenEnv leaks slots on half-open sockets because its reaper is off).
+ * @module server/session: the live sessions of one server process: capacity limit, each client's share of
+ * it (one address cannot hold every slot: decision 0067), lookup and the idle reaper (on by default:
+ * OpenEnv leaks slots on half-open sockets because its reaper is off).
  */
 import { randomUUID } from 'node:crypto'
 import type { EnvHost } from '../env-host.js'
 import { EnvSession, type SessionKind } from './env-session.js'
-import { CapacityReachedError, type SessionCloseReason, UnknownSessionError } from './session-errors.js'
+import { CapacityReachedError, ClientShareReachedError, type SessionCloseReason, UnknownSessionError } from './session-errors.js'
 
 export interface SessionStoreOptions {
   maxSessions: number
+  /** Most sessions one client (`clientKeyOf` its address) may hold; `maxSessions` when absent. */
+  maxSessionsPerClient?: number
   /** Sessions idle longer than this are closed; 0 turns the reaper off. */
   sessionTimeoutMs: number
   /** Prepended to ids, so a cluster worker can tell which process owns a session (`w2.<uuid>`). */
@@ -25,6 +28,9 @@ export interface SessionCounts {
 export class SessionStore {
   private readonly sessions = new Map<string, EnvSession>()
   private readonly options: Required<SessionStoreOptions>
+  /** Live sessions per client, and each session's client. */
+  private readonly byClient = new Map<string, number>()
+  private readonly clientOf = new Map<string, string>()
   private reaper: NodeJS.Timeout | undefined
   /** Sessions ever closed, by reason (for `/health` and the reliability tests). */
   readonly closedByReason: Record<SessionCloseReason, number> = {
@@ -36,7 +42,7 @@ export class SessionStore {
   }
 
   constructor(options: SessionStoreOptions) {
-    this.options = { idPrefix: '', now: Date.now, ...options }
+    this.options = { idPrefix: '', now: Date.now, maxSessionsPerClient: options.maxSessions, ...options }
   }
 
   get size(): number {
@@ -51,15 +57,29 @@ export class SessionStore {
     return this.options.now()
   }
 
-  /** Throws `CapacityReachedError` when full; env construction errors propagate (`FACTORY_ERROR`). */
-  create(host: EnvHost, kind: SessionKind): EnvSession {
+  /**
+   * Throws `CapacityReachedError` when full and `ClientShareReachedError` when `client` holds its share;
+   * env construction errors propagate (`FACTORY_ERROR`).
+   */
+  create(host: EnvHost, kind: SessionKind, client = 'local'): EnvSession {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new CapacityReachedError({ activeSessions: this.sessions.size, maxSessions: this.options.maxSessions })
+    }
+    const held = this.byClient.get(client) ?? 0
+    if (held >= this.options.maxSessionsPerClient) {
+      throw new ClientShareReachedError({ clientSessions: held, maxSessionsPerClient: this.options.maxSessionsPerClient })
     }
     const id = `${this.options.idPrefix}${randomUUID()}`
     const session = new EnvSession({ id, host, kind, now: this.now() })
     this.sessions.set(id, session)
+    this.byClient.set(client, held + 1)
+    this.clientOf.set(id, client)
     return session
+  }
+
+  /** Sessions `client` holds now. */
+  heldBy(client: string): number {
+    return this.byClient.get(client) ?? 0
   }
 
   get(id: string): EnvSession | undefined {
@@ -78,6 +98,11 @@ export class SessionStore {
     const session = this.sessions.get(id)
     if (!session) return false
     this.sessions.delete(id)
+    const client = this.clientOf.get(id) as string
+    this.clientOf.delete(id)
+    const held = (this.byClient.get(client) ?? 1) - 1
+    if (held > 0) this.byClient.set(client, held)
+    else this.byClient.delete(client)
     this.closedByReason[reason]++
     session.close(reason)
     return true

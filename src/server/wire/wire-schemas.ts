@@ -80,12 +80,16 @@ export const sessionStepSchema = z.strictObject({
   arguments: z.unknown().optional().describe('Tool arguments: an object, or a JSON string holding one.'),
 })
 
-/** A JSON-RPC 2.0 request or notification (OpenEnv `JsonRpcRequest`, extra fields forbidden). */
+/**
+ * A JSON-RPC 2.0 request or notification (OpenEnv `JsonRpcRequest`, extra fields forbidden). The id is a
+ * string or an integer: MCP forbids null ids (JSON-RPC only discourages them), so `"id": null` is an
+ * invalid request, answered -32600 with a null id, not run (OpenEnv's clients count ids from 1).
+ */
 export const jsonRpcRequestSchema = z.strictObject({
   jsonrpc: z.literal('2.0'),
   method: z.string().min(1),
   params: jsonObjectSchema.optional(),
-  id: z.union([z.string(), z.int(), z.null()]).optional(),
+  id: z.union([z.string(), z.int()], { error: 'must be a string or an integer (MCP forbids null ids)' }).optional(),
 })
 
 export type JsonRpcRequest = z.output<typeof jsonRpcRequestSchema>

@@ -13,9 +13,10 @@ import { wsErrorData } from '../http/http-errors.js'
 import { answerJsonRpc } from '../mcp/answer-json-rpc.js'
 import { type BatchLimits, dispatchJsonRpc } from '../mcp/mcp-dispatcher.js'
 import type { EnvSession } from '../session/env-session.js'
-import { CapacityReachedError, type SessionCloseReason } from '../session/session-errors.js'
+import { CapacityReachedError, ClientShareReachedError, type SessionCloseReason } from '../session/session-errors.js'
 import { parseWire, resetSession, stepSession, toParsedAction } from '../session/session-operations.js'
 import type { SessionStore } from '../session/session-store.js'
+import { type ServerShutdown, shutdownClose } from '../shutdown/server-shutdown.js'
 import { fastMessage } from '../wire/fast-message.js'
 import { wsEnvelope } from '../wire/observation-payload.js'
 import { type WsMessage, wsMessageSchemas } from '../wire/wire-schemas.js'
@@ -35,9 +36,12 @@ export const closeCodes = {
 export interface EnvSocketOptions {
   host: EnvHost
   store: SessionStore
+  /** Pings both ways, and drops a client that stops reading while replies pile up. */
   keepalive: Keepalive
-  /** A client that stops reading while replies pile up past this is dropped. */
-  maxBufferedBytes: number
+  /** Drains and closes the socket (1001) when the server stops. */
+  shutdown: ServerShutdown
+  /** The client the session is counted against (its share of the sessions). */
+  client: string
   /** JSON-RPC batch caps of `{"type":"mcp"}` messages. */
   limits?: BatchLimits
   log: FastifyBaseLogger
@@ -51,9 +55,9 @@ function sendError(socket: WebSocket, data: Record<string, unknown>, requestId?:
 export function acceptEnvSocket(socket: WebSocket, options: EnvSocketOptions): EnvSession | undefined {
   let session: EnvSession
   try {
-    session = options.store.create(options.host, 'ws')
+    session = options.store.create(options.host, 'ws', options.client)
   } catch (error) {
-    const capacity = error instanceof CapacityReachedError
+    const capacity = error instanceof CapacityReachedError || error instanceof ClientShareReachedError
     if (!capacity) options.log.error(error)
     const data = capacity
       ? wsErrorData(error)
@@ -68,7 +72,7 @@ export function acceptEnvSocket(socket: WebSocket, options: EnvSocketOptions): E
       sendError(socket, { code: 'SESSION_ERROR', message: 'Session closed after being idle too long.', reason })
       socket.close(closeCodes.idleTimeout, reason)
     } else if (reason === 'server_shutdown') {
-      socket.close(closeCodes.goingAway, reason)
+      socket.close(shutdownClose.code, shutdownClose.reason)
     }
   }
   // In order: a JSON-RPC batch is answered asynchronously, and the messages after it wait for it.
@@ -84,6 +88,11 @@ export function acceptEnvSocket(socket: WebSocket, options: EnvSocketOptions): E
     handle(rawText(data))
   })
   socket.on('close', () => options.store.close(session.id, 'connection_lost'))
+  options.shutdown.trackSocket({
+    socket,
+    idle: handle.idle,
+    close: () => options.store.close(session.id, 'server_shutdown'),
+  })
   return session
 }
 
@@ -145,11 +154,7 @@ function handleMessage(socket: WebSocket, session: EnvSession, options: EnvSocke
 
 function send(socket: WebSocket, options: EnvSocketOptions, reply: string | undefined): void {
   if (reply === undefined || socket.readyState !== socket.OPEN) return
-  if (socket.bufferedAmount > options.maxBufferedBytes) {
-    socket.terminate()
-    return
-  }
-  socket.send(reply)
+  if (options.keepalive.withinBuffer(socket)) socket.send(reply)
 }
 
 async function answerBatch(
@@ -158,9 +163,19 @@ async function answerBatch(
   options: EnvSocketOptions,
   message: WsMessage & { type: 'mcp' },
 ): Promise<void> {
-  const context = { host: options.host, store: options.store, session, ...(options.limits ? { limits: options.limits } : {}) }
+  const context = mcpContextOf(session, options)
   const reply = await answerJsonRpc(message.data, context)
   send(socket, options, reply === undefined ? undefined : wsEnvelope('mcp', reply, message.request_id))
+}
+
+function mcpContextOf(session: EnvSession, options: EnvSocketOptions) {
+  return {
+    host: options.host,
+    store: options.store,
+    session,
+    client: options.client,
+    ...(options.limits ? { limits: options.limits } : {}),
+  }
 }
 
 function answer(socket: WebSocket, session: EnvSession, options: EnvSocketOptions, message: WsMessage): string | undefined {
@@ -172,7 +187,7 @@ function answer(socket: WebSocket, session: EnvSession, options: EnvSocketOption
     case 'state':
       return wsEnvelope('state', JSON.stringify(session.state()), message.request_id)
     case 'mcp': {
-      const context = { host: options.host, store: options.store, session, ...(options.limits ? { limits: options.limits } : {}) }
+      const context = mcpContextOf(session, options)
       const response = dispatchJsonRpc(message.data, context)
       return response === undefined ? undefined : wsEnvelope('mcp', JSON.stringify(response), message.request_id)
     }

@@ -1,11 +1,24 @@
 /**
  * @module server/ws: a connection's messages handled strictly in arrival order, even when one of them
  * (a JSON-RPC batch) is answered asynchronously. Synchronous handling stays synchronous: only while an
- * asynchronous message is in flight are the next ones queued.
+ * asynchronous message is in flight are the next ones queued. `idle()` resolves once nothing is queued
+ * or in flight (the shutdown waits for it before closing the connection).
  */
-export function inOrder<T>(handle: (item: T) => void | Promise<void>, onError: (error: unknown) => void): (item: T) => void {
+export interface InOrderHandler<T> {
+  (item: T): void
+  idle(): Promise<void>
+}
+
+export function inOrder<T>(handle: (item: T) => void | Promise<void>, onError: (error: unknown) => void): InOrderHandler<T> {
   const queue: T[] = []
   let busy = false
+  let waiters: (() => void)[] = []
+  const settle = () => {
+    if (busy || queue.length > 0) return
+    const waiting = waiters
+    waiters = []
+    for (const resolve of waiting) resolve()
+  }
   const drain = (): void => {
     while (queue.length > 0) {
       const next = queue.shift() as T
@@ -25,9 +38,12 @@ export function inOrder<T>(handle: (item: T) => void | Promise<void>, onError: (
         return
       }
     }
+    settle()
   }
-  return (item: T) => {
+  const push = (item: T) => {
     queue.push(item)
     if (!busy) drain()
   }
+  push.idle = () => (busy || queue.length > 0 ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve())
+  return push
 }
