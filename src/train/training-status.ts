@@ -30,12 +30,17 @@ export interface TrainingStatus {
   run_dir: string | null
   log_path: string | null
   metrics_path: string | null
+  /** The trainer's command line. */
   command: string[] | null
+  /** The run's steps in order (`run-steps.ts`), and the one running or last run. */
+  steps: string[] | null
+  step: string | null
   rows: number | null
   parameters: Record<string, unknown> | null
   /** The end of the log when the run failed (crash diagnosis without opening the log). */
   last_log_lines: string[] | null
-  error: { code: string; message: string } | null
+  /** `cause`: the failed step's own last word (a traceback's exception line), `failure-cause.ts`. */
+  error: { code: string; message: string; cause?: string } | null
   hub_push: HubPushStatus | null
 }
 
@@ -58,6 +63,8 @@ export function idleTrainingStatus(): TrainingStatus {
     log_path: null,
     metrics_path: null,
     command: null,
+    steps: null,
+    step: null,
     rows: null,
     parameters: null,
     last_log_lines: null,
