@@ -49,7 +49,10 @@ export function createRunsView(options) {
       animation: false,
       parsing: false,
       plugins: { title: { display: true, text: 'reward per step, runs compared' } },
-      scales: { x: { type: 'linear', title: { display: true, text: 'step' } }, y: { title: { display: true, text: 'reward' } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'step' }, ticks: { precision: 0 } },
+        y: { title: { display: true, text: 'reward' } },
+      },
     },
   })
 

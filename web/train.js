@@ -6,14 +6,14 @@
  * server-rendered plot and the runs table refresh as the run moves.
  */
 import { api, clear, describeError, el, formatNumber, notice, objectUrl, renderHeader, subscribe, table } from './common.js'
-import { createRunsView } from './train-runs.js'
+import { createRunsView, modelLabel } from './train-runs.js'
 
 const byId = (id) => document.getElementById(id)
 const state = { runId: null, rows: [], charts: {}, log: [], lastState: null, runs: null, followed: undefined }
 
 const presetHelp = {
   smoke:
-    'smoke: the tiny local Qwen3 that `releaseops train smoke` trains, with no network: built and warmed up under the outputs root the first time (about 5 min on 2 cores; cached after), then 4 GRPO steps of 16 completions and a learning probe.',
+    'smoke: the tiny local Qwen3 that `releaseops train smoke` trains, with no network: 4 GRPO steps of 16 completions, then a learning probe. The first run builds and warms up the model under the outputs root (about 5 of its 7 minutes on a quiet 2-core machine); later runs reuse it (about 2 minutes).',
   pilot:
     'pilot: Qwen/Qwen3-0.6B (or the model you name), 100 steps. A Hub model must be in the local Hugging Face cache or reachable online.',
 }
@@ -141,7 +141,7 @@ function showStatus(status) {
     ['step', stepLabel(status)],
     ['run', status.run_id ?? '–'],
     ['preset', status.preset ?? '–'],
-    ['model', status.model ?? '–'],
+    ['model', modelLabel(status.model)],
     ['elapsed', status.elapsed_seconds === null ? '–' : `${status.elapsed_seconds} s`],
     ['exit', status.signal ? `signal ${status.signal}` : status.exit_code === null ? '–' : `code ${status.exit_code}`],
     ['pid', status.pid ?? '–'],
@@ -150,10 +150,25 @@ function showStatus(status) {
   clear(
     byId('status'),
     fields.map(([label, value]) =>
-      el('div', { 'data-testid': `status-${label.replace(' ', '-')}` }, el('small', {}, label), el('div', {}, String(value))),
+      el(
+        'div',
+        { 'data-testid': `status-${label.replace(' ', '-')}` },
+        el('small', {}, label),
+        // One word (a run id, a state) stays on one line.
+        el(
+          'div',
+          { class: /\s/.test(String(value)) ? undefined : 'one-word', title: label === 'model' ? status.model : undefined },
+          String(value),
+        ),
+      ),
     ),
   )
-  clear(byId('failure-box'), failureBox(status))
+  // Built once per ended run (its log link is fetched with the token).
+  const ending = `${status.run_id}:${status.state}:${status.ended_at}`
+  if (ending !== state.ending) {
+    state.ending = ending
+    clear(byId('failure-box'), failureBox(status))
+  }
   byId('stop').disabled = !status.running
   // A run already going when the page opened is followed too.
   if (state.followed === undefined && status.running) state.followed = status.run_id
@@ -269,6 +284,7 @@ byId('start-form').addEventListener('input', syncPresetFields)
 syncPresetFields()
 byId('stop').addEventListener('click', stop)
 byId('token').addEventListener('change', () => {
+  notice(byId('message'), 'info', '')
   connect()
   state.runs.refresh().catch(() => undefined)
 })

@@ -105,8 +105,8 @@ export async function canvasColors(page: Page, selector: string): Promise<number
 /**
  * What a page shows badly, measured in it: a table, button or list line whose content is wider than
  * its box, that passes the viewport or that a scrolling ancestor clips; a page wider than the viewport;
- * and a table cell holding one unbreakable word (an id, a state, a number) that is drawn on more than
- * one line (`approve_tr iage`, `5 0`).
+ * and a table cell or a `.one-word` value holding one unbreakable word (an id, a state, a number) that is
+ * drawn on more than one line (`approve_tr iage`, `5 0`).
  */
 export async function layoutFaults(page: Page): Promise<string[]> {
   // A string (the tests' TypeScript has no DOM types); runs in the page.
@@ -132,7 +132,7 @@ export async function layoutFaults(page: Page): Promise<string[]> {
     }
     // Chinese, Japanese and Korean text breaks between any two characters: no word to keep whole.
     const breaksAnywhere = /[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]/
-    for (const cell of document.querySelectorAll('td')) {
+    for (const cell of document.querySelectorAll('td, .one-word')) {
       const text = cell.textContent.trim()
       if (cell.offsetParent === null || text === '' || /\\s/.test(text) || breaksAnywhere.test(text)) continue
       // Where the text itself is drawn (a button's box around it is not a line of text).
@@ -146,7 +146,7 @@ export async function layoutFaults(page: Page): Promise<string[]> {
       tops.sort((a, b) => a - b)
       // Rects whose tops differ by less than half a line are on one line.
       const lines = tops.filter((top, index) => index === 0 || top - tops[index - 1] > 6).length
-      if (lines > 1) faults.push('td[' + text.slice(0, 40) + ']: one word on ' + lines + ' lines')
+      if (lines > 1) faults.push(cell.tagName.toLowerCase() + '[' + text.slice(0, 40) + ']: one word on ' + lines + ' lines')
     }
     return faults
   })()`)
