@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,6 +85,26 @@ describe('the steps of a run', () => {
     expect(configured.steps.map((step) => step.name)).toEqual(['GRPO'])
     expect(configured.run.parameters.model).toBe('Qwen/Qwen3-1.7B')
     expect((await stepsFor({ preset: 'pilot' })).run.parameters.model).toBe('Qwen/Qwen3-0.6B')
+  })
+
+  it('offline, a Hub model missing from the cache is refused before anything is written; the tiny model needs none', async () => {
+    const environment = { HF_HUB_OFFLINE: '1', HF_HOME: join(outputs, 'hf') }
+    const prepare = (body: unknown) =>
+      prepareTrainingRun({
+        request: trainingStartSchema.parse(body),
+        registry: envRegistry,
+        defaultEnvId,
+        outputsRoot: outputs,
+        now: new Date('2026-01-02T03:04:05Z'),
+        trainerEnvironment: environment,
+      })
+    await expect(prepare({ preset: 'pilot' })).rejects.toMatchObject({ code: 'model_not_available', status: 422 })
+    expect(existsSync(join(outputs, 'runs'))).toBe(false)
+    expect((await prepare({ preset: 'smoke' })).parameters.tinyModel).toEqual({
+      warmupSteps: 200,
+      warmupMinToolCallRate: 0.5,
+      probe: true,
+    })
   })
 
   it('the tiny model’s settings are refused where there is no tiny model', () => {

@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { policyRegistry } from '../envs/index.js'
 import { budgetFormatFor, type CompletionBudget, checkCompletionBudget, runCompletionBudget } from './completion-budget.js'
+import { checkHubModelAvailable } from './hub-model-cache.js'
 import { makeOutputsDirectory } from './make-outputs-directory.js'
 import { resolveOutputsPath } from './outputs-root.js'
 import { tinyModelFolders } from './smoke/tiny-model-settings.js'
@@ -49,6 +50,8 @@ export interface PrepareRunOptions {
   now: Date
   /** What the smoke preset trains when the request names no model (default: the tiny local model). */
   smokeModel?: string | undefined
+  /** The trainer's environment: offline there, a Hub model not in its cache is refused at once. */
+  trainerEnvironment?: NodeJS.ProcessEnv
 }
 
 /** A Hub id as given; a folder under the outputs root as its absolute path (anything else refused). */
@@ -92,6 +95,8 @@ export async function prepareTrainingRun(options: PrepareRunOptions): Promise<Pr
     })
   }
   const { model, tiny } = await resolveModel(request, options)
+  if (!tiny && !isAbsolute(model) && options.trainerEnvironment)
+    checkHubModelAvailable({ model, environment: options.trainerEnvironment })
   const parameters = trainingParameters({ request, envId, model, tiny })
   const budget = await runCompletionBudget({
     envId,

@@ -2,6 +2,8 @@
  * @module train: what `GET /train/status` answers about the one supervised trainer run (the states of
  * `training-supervisor.ts`).
  */
+import { type RunStep, trainerStepName } from './run-steps.js'
+import type { PreparedRun } from './training-run.js'
 
 export type TrainingState = 'idle' | 'starting' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped'
 
@@ -70,5 +72,30 @@ export function idleTrainingStatus(): TrainingStatus {
     last_log_lines: null,
     error: null,
     hub_push: null,
+  }
+}
+
+/** The status of a run that is starting: what it runs, where its files are (relative to the outputs root). */
+export function startedStatus(options: {
+  run: PreparedRun
+  steps: readonly RunStep[]
+  startedAt: Date
+  relative: (path: string) => string
+}): TrainingStatus {
+  const { run, steps } = options
+  return {
+    ...idleTrainingStatus(),
+    run_id: run.runId,
+    preset: run.parameters.preset,
+    env_id: run.parameters.envId,
+    model: run.parameters.model,
+    started_at: options.startedAt.toISOString(),
+    run_dir: options.relative(run.runDir),
+    log_path: options.relative(run.logPath),
+    metrics_path: options.relative(run.metricsPath),
+    command: steps.find((step) => step.name === trainerStepName)?.command ?? null,
+    steps: steps.map((step) => step.name),
+    rows: run.rows,
+    parameters: { ...run.parameters },
   }
 }

@@ -21,12 +21,18 @@ import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { failedRunError } from './failure-cause.js'
 import { readLogTail } from './log-tail.js'
 import { killGroup, waitForGroupExit } from './process-group.js'
-import { type RunStep, runSteps, trainerStepName } from './run-steps.js'
+import { type RunStep, runSteps } from './run-steps.js'
 import { trainerEnvironment } from './trainer-command.js'
 import { TrainingStateError } from './training-errors.js'
 import type { TrainingStartRequest } from './training-request.js'
 import { type PreparedRun, prepareTrainingRun } from './training-run.js'
-import { type HubPushStatus, idleTrainingStatus, type TrainingState, type TrainingStatus } from './training-status.js'
+import {
+  type HubPushStatus,
+  idleTrainingStatus,
+  startedStatus,
+  type TrainingState,
+  type TrainingStatus,
+} from './training-status.js'
 
 export type { HubPushStatus, TrainingState, TrainingStatus } from './training-status.js'
 
@@ -138,6 +144,7 @@ export class TrainingSupervisor extends EventEmitter {
         outputsRoot: this.options.outputsRoot,
         now: this.now(),
         smokeModel: this.options.smokeModel,
+        trainerEnvironment: this.childEnvironment(),
       })
       steps = await runSteps({
         python: this.options.python,
@@ -156,26 +163,21 @@ export class TrainingSupervisor extends EventEmitter {
     })
     this.current = { run, steps, index: 0, finished, finish }
     const startedAt = this.now()
-    this.snapshot = {
-      ...idleTrainingStatus(),
-      run_id: run.runId,
-      preset: run.parameters.preset,
-      env_id: run.parameters.envId,
-      model: run.parameters.model,
-      started_at: startedAt.toISOString(),
-      run_dir: this.relative(run.runDir),
-      log_path: this.relative(run.logPath),
-      metrics_path: this.relative(run.metricsPath),
-      command: steps.find((step) => step.name === trainerStepName)?.command ?? null,
-      steps: steps.map((step) => step.name),
-      rows: run.rows,
-      parameters: { ...run.parameters },
-    }
+    this.snapshot = startedStatus({ run, steps, startedAt, relative: (path) => this.relative(path) })
     const header = `Starting ${run.parameters.preset} training at ${startedAt.toISOString()} (run ${run.runId})\n`
     await writeFile(run.logPath, header, { flag: 'a' })
     // A step that cannot start ends the run as failed (spawn_failed) before this answers.
     if (!(await this.spawnStep(0))) await finished
     return this.status()
+  }
+
+  /** The environment every step runs in (caches under the outputs root, the token, unbuffered output). */
+  private childEnvironment(): NodeJS.ProcessEnv {
+    return trainerEnvironment({
+      base: this.options.environment ?? process.env,
+      cacheRoot: `${this.options.outputsRoot}${sep}cache`,
+      token: this.options.token,
+    })
   }
 
   /** Starts step `index`; false when its process could not be started (the run has then ended). */
@@ -190,11 +192,7 @@ export class TrainingSupervisor extends EventEmitter {
       await log.write(`Command: ${step.command.map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')}\n`)
       const child = spawn(step.command[0] as string, step.command.slice(1), {
         cwd: step.cwd,
-        env: trainerEnvironment({
-          base: this.options.environment ?? process.env,
-          cacheRoot: `${this.options.outputsRoot}${sep}cache`,
-          token: this.options.token,
-        }),
+        env: this.childEnvironment(),
         stdio: ['ignore', log.fd, log.fd],
         detached: true,
       })
