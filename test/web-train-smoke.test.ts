@@ -1,7 +1,8 @@
 /**
  * The dashboard's smoke preset offline, in headless Chromium, with the real trainer: the RL Python
  * (`.venv-rl`), `python/train_grpo.py` and the tiny local Qwen3 that `train smoke` trains, built and
- * warmed up under the outputs root (the Hub is off: HF_HUB_OFFLINE). A warm-up that misses its bar fails
+ * warmed up under the outputs root (the Hub is off: HF_HUB_OFFLINE). Stop during the model's
+ * preparation ends the run there, leaving no process. A warm-up that misses its bar fails
  * cleanly: the status says failed at that step, with the cause (the step's own last word) and a link
  * to the log, and the banner follows. With the bar at 0 the run goes to its end (warm-up, GRPO, the
  * learning probe) and the runs table shows its verdict. The warm-up is cut to one step so the test
@@ -12,6 +13,7 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { processGroupMembers } from '../src/train/process-group.js'
 import { tinyModelFolders } from '../src/train/smoke/tiny-model-settings.js'
 import { launchBrowser, layoutFaults, openReadyPage, pageErrors, screenshot } from './train-support/browser.js'
 import { type OperationsServer, startOperationsServer, token } from './train-support/operations-server.js'
@@ -19,8 +21,11 @@ import { type OperationsServer, startOperationsServer, token } from './train-sup
 const root = resolve(import.meta.dirname, '..')
 const python = process.env.RELEASEOPS_TRAIN_PYTHON ?? resolve(root, '.venv-rl', 'bin', 'python')
 const offline = { HF_HUB_OFFLINE: '1', TRANSFORMERS_OFFLINE: '1', HF_DATASETS_OFFLINE: '1' }
-/** Long steps on a busy machine: the test waits on states, and fails only when a run never ends. */
-const runTimeout = 25 * 60_000
+/**
+ * The test waits on the run's states, and fails only when a run never ends. A quiet 2-core machine runs
+ * each in a few minutes; under load 20–45 the run to the end took over 25.
+ */
+const runTimeout = 60 * 60_000
 
 let server: OperationsServer
 let browser: Browser
@@ -50,15 +55,15 @@ afterAll(async () => {
   }
 })
 
-/** Fills the form as a person would: the smoke preset, a one-step warm-up, a small GRPO run. */
+/** Fills the form as a person would: the smoke preset, a one-step warm-up, one GRPO step of two completions. */
 async function startSmoke(options: { minRate: string; probe: 'yes' | 'no' }): Promise<string> {
   await page.selectOption('[data-testid=preset]', 'smoke')
   await page.fill('[data-testid=warmup-steps]', '1')
   await page.fill('[data-testid=warmup-min-rate]', options.minRate)
   await page.selectOption('[data-testid=probe]', options.probe === 'yes' ? '' : 'false')
-  await page.fill('[data-testid=max-steps]', '2')
+  await page.fill('[data-testid=max-steps]', '1')
   await page.fill('[data-testid=generations]', '2')
-  await page.fill('[data-testid=batch-size]', '4')
+  await page.fill('[data-testid=batch-size]', '2')
   // A run left by a failed test before this one would refuse the start.
   if (((await (await server.call('/train/status')).json()) as { running: boolean }).running)
     await server.call('/train/stop', { method: 'POST' })
@@ -81,6 +86,22 @@ async function waitForEnd(): Promise<string> {
 const runLog = (runId: string) => readFile(join(server.outputs, 'runs', runId, 'train.log'), 'utf8')
 
 describe('the smoke preset from the dashboard, offline', () => {
+  it(
+    'Stop during the model’s preparation stops the run there: no later step starts, no process is left',
+    async () => {
+      const runId = await startSmoke({ minRate: '0.5', probe: 'no' })
+      const pid = Number(await page.textContent('[data-testid=status-pid] div'))
+      await page.click('[data-testid=stop]')
+      expect(await waitForEnd()).toBe('stopped')
+      await expect.poll(() => page.textContent('#message')).toMatch(new RegExp(`^Run ${runId} stopped in [0-9.]+ s\\.$`))
+      expect(await processGroupMembers(pid)).toEqual([])
+      const log = await runLog(runId)
+      expect(log).toMatch(/Training stopped at /)
+      expect(log).not.toContain('Step 3/3')
+    },
+    runTimeout,
+  )
+
   it(
     'a warm-up that misses its bar fails cleanly: failed at that step, the cause, the log',
     async () => {
@@ -127,7 +148,7 @@ describe('the smoke preset from the dashboard, offline', () => {
       expect(log).not.toMatch(/couldn't connect|huggingface\.co/)
       expect(existsSync(join(server.outputs, tinyModelFolders.warm, 'model.safetensors'))).toBe(true)
       expect(existsSync(join(server.outputs, 'runs', runId, 'final', 'model.safetensors'))).toBe(true)
-      await expect.poll(() => page.getAttribute('body', 'data-points')).toBe('2')
+      await expect.poll(() => page.getAttribute('body', 'data-points')).toBe('1')
 
       // The runs table shows the probe's verdict, as learning.json has it.
       const learning = JSON.parse(await readFile(join(server.outputs, 'runs', runId, 'learning.json'), 'utf8')) as {
@@ -137,7 +158,7 @@ describe('the smoke preset from the dashboard, offline', () => {
       const row = `[data-testid=runs-table] tr:has-text("${runId}")`
       await page.waitForSelector(`${row} >> text=/learned/`)
       const cells = await page.locator(`${row} td`).allTextContents()
-      expect(cells.slice(1, 6)).toEqual([runId, 'smoke', 'tiny-qwen3-warm', 'succeeded', '2/2'])
+      expect(cells.slice(1, 6)).toEqual([runId, 'smoke', 'tiny-qwen3-warm', 'succeeded', '1/1'])
       expect(cells[9]).toMatch(learning.metric === null ? /^not learned/ : /^learned: /)
       if (learning.metric === null) {
         const gain = learning.verdict.metrics.reward.gain
