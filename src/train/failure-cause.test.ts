@@ -64,11 +64,11 @@ describe('failedRunError', () => {
     })
   })
 
-  it('a step that exited 0 and whose check then failed says so', () => {
+  it('a step whose check in the server failed after it exited 0 says which and why', () => {
     const afterError = new Error('probe.json: expected object')
     expect(failedRunError({ step: 'learning probe', steps: 4, code: 0, signal: null, afterError, tail: [] })).toEqual({
       code: 'trainer_failed',
-      message: 'Step learning probe finished, then: probe.json: expected object',
+      message: 'Step learning probe: probe.json: expected object',
       cause: 'probe.json: expected object',
     })
   })

@@ -38,7 +38,7 @@ export function failedRunError(options: {
 }): { code: string; message: string; cause?: string } {
   const who = options.steps > 1 ? `Step ${options.step}` : 'The trainer'
   const message = options.afterError
-    ? `${who} finished, then: ${options.afterError.message}`
+    ? `${who}: ${options.afterError.message}`
     : options.signal
       ? `${who} was killed by ${options.signal}.`
       : `${who} exited with code ${options.code}.`

@@ -237,8 +237,13 @@ export class TrainingSupervisor extends EventEmitter {
     let afterError: Error | null = null
     if (code === 0 && !this.stopRequested && step.after) await step.after().catch((error: Error) => (afterError = error))
     if (code === 0 && afterError === null && !this.stopRequested && current.index + 1 < current.steps.length) {
-      await this.spawnStep(current.index + 1)
-      return
+      // A next step that cannot even be tried (its log cannot be opened) ends the run as failed.
+      const started = await this.spawnStep(current.index + 1).then(
+        () => null,
+        (error: Error) => error,
+      )
+      if (started === null) return
+      afterError = started
     }
     await this.endRun({ code, signal, afterError })
     current.finish()
