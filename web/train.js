@@ -186,6 +186,14 @@ function showStatus(status) {
   }
 }
 
+/** A summary value; an object (the best checkpoint) as `key value` pairs that wrap between them. */
+function summaryValue(value) {
+  if (value === null || typeof value !== 'object') return formatNumber(value)
+  return Object.entries(value)
+    .map(([key, item]) => `${key} ${item !== null && typeof item === 'object' ? JSON.stringify(item) : formatNumber(item)}`)
+    .join(' · ')
+}
+
 async function refreshSummary() {
   try {
     const { summary } = await api('/train/summary')
@@ -195,10 +203,7 @@ async function refreshSummary() {
         ? table(
             [
               ['measure', ([key]) => key],
-              [
-                'value',
-                ([, value]) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : formatNumber(value)),
-              ],
+              ['value', ([, value]) => summaryValue(value)],
             ],
             Object.entries(summary),
             { 'data-testid': 'summary-table' },
@@ -261,8 +266,8 @@ async function start(event) {
 
 async function stop() {
   try {
+    // The banner follows the run: "stopped in N s" comes with its status.
     showStatus(await api('/train/stop', { method: 'POST' }))
-    notice(byId('message'), 'ok', 'Run stopped.')
   } catch (error) {
     notice(byId('message'), 'error', describeError(error))
   }
