@@ -83,6 +83,7 @@ describe('the access matrix', () => {
       'GET /train/metrics',
       'GET /train/plot',
       'GET /train/plot.png',
+      'GET /train/runs',
       'GET /train/status',
       'GET /train/summary',
     ])

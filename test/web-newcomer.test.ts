@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../src/core/env/env-api.js'
 import { envRegistry, makeEnv } from '../src/envs/index.js'
-import { pageErrors, screenshot } from './train-support/browser.js'
+import { layoutFaults, pageErrors, screenshot } from './train-support/browser.js'
 import { useDashboardSession } from './train-support/dashboard-session.js'
 import { writeEvalEpisodes } from './train-support/eval-episodes-file.js'
 import type { OperationsServer } from './train-support/operations-server.js'
@@ -24,32 +24,6 @@ useDashboardSession({
   },
   opened: (session) => ({ server, page } = session),
 })
-
-/** Tables, buttons and history lines whose content is wider than what the page shows of them. */
-async function cutOff(): Promise<string[]> {
-  // A string (the test's TypeScript has no DOM types); runs in the page.
-  return page.evaluate(`(() => {
-    const viewport = document.documentElement.clientWidth
-    const cut = []
-    for (const element of document.querySelectorAll('table, button, ol li')) {
-      if (element.offsetParent === null) continue // not displayed (a closed <details>, a hidden section)
-      const box = element.getBoundingClientRect()
-      const name = element.tagName.toLowerCase() + '[' + (element.dataset.testid ?? element.textContent.slice(0, 20)) + ']'
-      if (element.scrollWidth > element.clientWidth + 1) cut.push(name + ': ' + element.scrollWidth + ' > ' + element.clientWidth)
-      else if (box.right > viewport + 1) cut.push(name + ': right edge ' + box.right + ' > ' + viewport)
-      else {
-        // Clipped by a scrolling ancestor (the Replay list once hid its buttons this way).
-        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-          if (getComputedStyle(parent).overflowX === 'visible') continue
-          const outer = parent.getBoundingClientRect()
-          if (box.right > outer.right + 1) cut.push(name + ': clipped by ' + parent.tagName.toLowerCase() + ' at ' + outer.right)
-          break
-        }
-      }
-    }
-    return cut
-  })()`)
-}
 
 /** The category choice and level that score 1 on this row, found on the env in process. */
 function rightAnswer(resetParams: Parameters<ReturnType<typeof makeEnv>['reset']>[0]): { answer: string; level: string } {
@@ -125,7 +99,7 @@ describe('dashboard for a newcomer', () => {
     )
     expect(await page.isDisabled('[data-testid=call-final_response]')).toBe(true)
     expect(await page.isDisabled('[data-testid=call-search_categories]')).toBe(true)
-    expect(await cutOff()).toEqual([])
+    expect(await layoutFaults(page)).toEqual([])
     const shot = await screenshot(page, 'play-grading-finished')
     expect(shot.width).toBe(1280)
     expect(pageErrors(page)).toEqual([])
@@ -156,7 +130,7 @@ describe('dashboard for a newcomer', () => {
     expect(await page.textContent('#message')).toBe('block_proposal rejected: no_evidence_cited (6 h lost).')
     const color = await page.evaluate(`getComputedStyle(document.querySelector('[data-testid=history] li')).color`)
     expect(color).toBe('rgb(185, 28, 28)') // --bad
-    expect(await cutOff()).toEqual([])
+    expect(await layoutFaults(page)).toEqual([])
     await screenshot(page, 'play-v3-rejected-block')
   })
 
@@ -168,7 +142,7 @@ describe('dashboard for a newcomer', () => {
     await page.waitForSelector('[data-testid=replay-1]')
     await page.click('[data-testid=replay-1]')
     await page.waitForSelector('[data-testid=frame-0]')
-    expect(await cutOff()).toEqual([])
+    expect(await layoutFaults(page)).toEqual([])
     await screenshot(page, 'replay-1280')
   })
 
@@ -180,6 +154,6 @@ describe('dashboard for a newcomer', () => {
     await page.waitForSelector('#message .notice.ok, #message .notice.error', { timeout: 30_000 })
     expect(await page.textContent('#message')).toMatch(/^Eval job \S+ succeeded/)
     expect(await page.textContent('#message')).not.toContain('started')
-    expect(await cutOff()).toEqual([])
+    expect(await layoutFaults(page)).toEqual([])
   })
 })

@@ -2,7 +2,8 @@
  * Replay past 500 episodes, and release-check colours, in headless Chromium. A 4-policy eval file (600
  * episodes, grouped by policy as an eval writes them) is paged through; the last policy's episodes are
  * reachable (before: only the first 500 rows, so only `naive`), one of them replays on the server with
- * every reward matching, and the replay panel shows beside the list, inside the first screen. Checks
+ * every reward matching, and the replay panel starts inside the first screen (under the list at 1280 px,
+ * beside it at 1920 px). Checks
  * that name a success (`payment_tests_passing`, `deploy_checks_passed`) are green when true. Play offers
  * only unresolved proposal ids.
  */
@@ -35,7 +36,7 @@ useDashboardSession({
 })
 
 describe('replay paging', () => {
-  it('pages through 600 episodes; the last policy is reachable and replays beside the list', async () => {
+  it('pages through 600 episodes; the last policy is reachable and replays in the first screen', async () => {
     expect(lines.length).toBe(600)
     await page.selectOption('#file', 'evals/four/episodes.jsonl')
     await page.click('[data-testid=load]')
@@ -59,11 +60,22 @@ describe('replay paging', () => {
     for (let index = 0; index < steps; index++) await page.click('[data-testid=next]')
     expect(await page.locator('[data-testid=timeline] button.bad').count()).toBe(0)
     expect(await page.textContent('[data-testid=step]')).toContain('matches the recorded reward ✓')
-    const panel = await page.locator('[data-testid=replay]').boundingBox()
-    const list = await page.locator('[data-testid=episodes]').boundingBox()
-    expect(panel && list).toBeTruthy()
-    expect(panel!.x).toBeGreaterThan(list!.x + list!.width - 1) // beside the list, not under it
-    expect(panel!.y).toBeLessThan(900) // inside the first screen (was ~19,000 px down)
+    // At 1280 px the list (scrolling on its own) sits above the episode, so both tables show whole ids;
+    // the episode starts inside the first screen (it was ~19,000 px down). From 1800 px they sit side by side.
+    const boxes = async () => {
+      const panel = await page.locator('[data-testid=replay]').boundingBox()
+      const list = await page.locator('[data-testid=episodes]').boundingBox()
+      if (!panel || !list) throw new Error('no replay panel or list')
+      return { panel, list }
+    }
+    const narrow = await boxes()
+    expect(narrow.panel.y).toBeGreaterThan(narrow.list.y + narrow.list.height - 1)
+    expect(narrow.panel.y).toBeLessThan(900)
+    await page.setViewportSize({ width: 1920, height: 900 })
+    const wide = await boxes()
+    expect(wide.panel.x).toBeGreaterThan(wide.list.x + wide.list.width - 1)
+    expect(wide.panel.y).toBeLessThan(900)
+    await page.setViewportSize({ width: 1280, height: 900 })
     expect(pageErrors(page)).toEqual([])
   })
 

@@ -35,10 +35,11 @@ describe('replay page', () => {
     await page.waitForSelector('[data-testid=episode-table] tbody tr')
     expect(await page.locator('[data-testid=episode-table] tbody tr').count()).toBe(4)
     const first = await page.locator('[data-testid=episode-table] tbody tr').first().locator('td').allTextContents()
-    expect(first.slice(0, 7)).toEqual([
+    expect(first.slice(0, 8)).toEqual([
       '1',
       'phase-aware-rule',
       String(lines[0]?.family),
+      String(lines[0]?.split),
       String(lines[0]?.seed),
       (lines[0]!.reward as number).toFixed(3),
       String(lines[0]?.terminal_reason),

@@ -46,7 +46,9 @@ describe('training page', () => {
     expect(await page.textContent('[data-testid=status-state]')).toContain('idle')
     await page.fill('[data-testid=max-steps]', '6')
     await page.click('[data-testid=start]')
-    await page.waitForSelector('#message .ok')
+    // The banner says the run started, then follows it (running, then how it ended).
+    await page.waitForSelector('#message .notice.info')
+    expect(await page.textContent('#message')).toMatch(/^Run \S+ (started|running): step GRPO \(1\/1\)\.$/)
     const started = (await (await server.call('/train/status')).json()) as { run_id: string; preset: string }
     expect(started.preset).toBe('smoke')
     expect(await page.textContent('[data-testid=status-run]')).toContain(started.run_id)
@@ -63,6 +65,8 @@ describe('training page', () => {
     expect([...seen].some((points) => points > 0 && points < 6)).toBe(true)
     expect(await page.textContent('[data-testid=status-state]')).toContain('succeeded')
     expect(await page.textContent('[data-testid=status-exit]')).toContain('code 0')
+    await page.waitForSelector('#message .notice.ok')
+    expect(await page.textContent('#message')).toMatch(new RegExp(`^Run ${started.run_id} succeeded in [0-9.]+ s\\.$`))
 
     // The chart data is the run's logged history.
     const rewards = await page.evaluate(() => {

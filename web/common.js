@@ -111,8 +111,10 @@ export function subscribe(path, onEvent, onError) {
   return () => controller.abort()
 }
 
-/** A message line: `kind` is ok, error or info. */
+/** A message line: `kind` is ok, error or info. The same line again leaves the one shown (no flicker, no re-announcement). */
 export function notice(node, kind, text) {
+  const shown = node.firstElementChild
+  if (text && node.childElementCount === 1 && shown.className === `notice ${kind}` && shown.textContent === text) return
   clear(node, text ? el('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text) : null)
 }
 
@@ -168,6 +170,20 @@ export function renderHeader(active) {
   document.body.prepend(header)
 }
 
+/** Scripts that break between any two characters (Chinese, Japanese, Korean): never one unbreakable word. */
+const breaksAnywhere = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/
+
+/**
+ * A cell; one that holds a single word (an id, a state, a number: no space) is marked `one-word` and is
+ * never wrapped, not even after a hyphen (`phase-aware-rule`).
+ */
+function cellOf(value) {
+  const cell = el('td', {}, value)
+  const text = cell.textContent.trim()
+  if (text !== '' && !/\s/.test(text) && !breaksAnywhere.test(text)) cell.className = 'one-word'
+  return cell
+}
+
 /** A table from column specs `[label, row => value]`. */
 export function table(columns, rows, attributes = {}) {
   return el(
@@ -189,7 +205,7 @@ export function table(columns, rows, attributes = {}) {
         el(
           'tr',
           {},
-          columns.map(([, cell]) => el('td', {}, cell(row))),
+          columns.map(([, cell]) => cellOf(cell(row))),
         ),
       ),
     ),

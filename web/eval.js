@@ -1,13 +1,16 @@
 /**
  * Eval: summary tables (overall, per split, per family: rates with their Wilson 95% intervals) and
- * per-family charts for any eval summary — a file under the outputs root, a local file, or the result
- * of an eval job started here (POST /api/eval, followed until it ends).
+ * per-family charts with 95% error bars (`eval-charts.js`) for any eval summary — a file under the
+ * outputs root, a local file, or the result of an eval job started here (POST /api/eval, followed until
+ * it ends). A family filter narrows the charts and the per-family tables; a slice filter the per-split.
  */
 import { api, clear, describeError, el, formatNumber, notice, renderHeader, table } from './common.js'
+import { chartKeys, familyChart, rewardIntervals } from './eval-charts.js'
 
 const byId = (id) => document.getElementById(id)
-const palette = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#4b5563']
 const charts = []
+/** The summary on screen, its source, the reward intervals from its episodes, the filters. */
+const shown = { summary: null, source: '', intervals: null, family: '', slice: '' }
 let polling
 /** The job started from this page, whose end replaces its "started" line. */
 let following = null
@@ -41,42 +44,28 @@ function blockTable(rows, keys, label, testId) {
   )
 }
 
-function chart(canvas, config) {
-  const instance = new globalThis.Chart(canvas, config)
-  charts.push(instance)
-  return instance
+function filterSelect(label, values, current, onChange) {
+  return el(
+    'label',
+    {},
+    `${label} `,
+    el(
+      'select',
+      { 'data-testid': `filter-${label}`, onchange: (event) => onChange(event.target.value) },
+      el('option', { value: '' }, `all (${values.length})`),
+      values.map((value) => el('option', { value, selected: value === current }, value)),
+    ),
+  )
 }
 
-function familyChart(summary, key) {
-  const policies = Object.keys(summary)
-  const families = [...new Set(policies.flatMap((policy) => Object.keys(summary[policy].by_family ?? {})))]
-  const canvas = el('canvas', { 'data-testid': `chart-${key}` })
-  const box = el('div', { class: 'chart' }, canvas)
-  chart(canvas, {
-    type: 'bar',
-    data: {
-      labels: families,
-      datasets: policies.map((policy, index) => ({
-        label: policy,
-        backgroundColor: palette[index % palette.length],
-        data: families.map((family) => summary[policy].by_family?.[family]?.[key] ?? null),
-      })),
-    },
-    options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      plugins: { title: { display: true, text: `${key} by family` } },
-      scales: { x: { ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 } } },
-    },
-  })
-  return box
-}
-
-export function showSummary(summary, source) {
+function renderSummary() {
+  const { summary, source } = shown
   for (const instance of charts.splice(0)) instance.destroy()
   const keys = metricKeys(summary)
-  const chartKeys = ['avg_reward', ...keys.filter((key) => key !== 'avg_reward' && !key.startsWith('avg_')).slice(0, 1)]
+  const allFamilies = [...new Set(Object.values(summary).flatMap((block) => Object.keys(block.by_family ?? {})))]
+  const allSlices = [...new Set(Object.values(summary).flatMap((block) => Object.keys(block.by_split ?? {})))]
+  const families = shown.family ? [shown.family] : allFamilies
+  const pick = (entries, wanted) => (wanted ? entries.filter(([name]) => name === wanted) : entries)
   clear(
     byId('summary'),
     el('p', {}, `Source: ${source}`),
@@ -87,33 +76,84 @@ export function showSummary(summary, source) {
       'policy',
       'overall-table',
     ),
-    Object.keys(Object.values(summary)[0]?.by_family ?? {}).length
+    el(
+      'p',
+      { class: 'pager', 'data-testid': 'filters' },
+      filterSelect('family', allFamilies, shown.family, (value) => {
+        shown.family = value
+        renderSummary()
+      }),
+      filterSelect('slice', allSlices, shown.slice, (value) => {
+        shown.slice = value
+        renderSummary()
+      }),
+    ),
+    allFamilies.length
       ? [
           el('h2', {}, 'Per family'),
           el(
             'div',
-            { class: 'charts', 'data-testid': 'charts' },
-            chartKeys.map((key) => familyChart(summary, key)),
+            { class: 'charts family-charts', 'data-testid': 'charts' },
+            chartKeys(summary).map((key) => familyChart({ summary, key, families, intervals: shown.intervals, charts })),
           ),
         ]
       : null,
-    Object.entries(summary).map(([policy, block]) => [
-      el('h3', {}, `${policy} by split`),
-      blockTable(
-        Object.entries(block.by_split ?? {}).map(([name, item]) => ({ name, block: item })),
-        keys,
-        'split',
-        `split-${policy}`,
+    el(
+      'div',
+      { class: 'policy-tables' },
+      Object.entries(summary).map(([policy, block]) =>
+        el(
+          'section',
+          {},
+          el('h3', {}, `${policy} by split`),
+          blockTable(
+            pick(Object.entries(block.by_split ?? {}), shown.slice).map(([name, item]) => ({ name, block: item })),
+            keys,
+            'split',
+            `split-${policy}`,
+          ),
+          el('h3', {}, `${policy} by family`),
+          blockTable(
+            pick(Object.entries(block.by_family ?? {}), shown.family).map(([name, item]) => ({ name, block: item })),
+            keys,
+            'family',
+            `family-${policy}`,
+          ),
+        ),
       ),
-      el('h3', {}, `${policy} by family`),
-      blockTable(
-        Object.entries(block.by_family ?? {}).map(([name, item]) => ({ name, block: item })),
-        keys,
-        'family',
-        `family-${policy}`,
-      ),
-    ]),
+    ),
   )
+}
+
+/** The episodes file written beside a summary under the outputs root (an eval job's, `eval --episodes-out`'s). */
+async function episodesBeside(source) {
+  if (!/(^|\/)summary\.json$/.test(source)) return null
+  const path = source.replace(/summary\.json$/, 'episodes.jsonl')
+  const listing = await api(`/outputs/ls?path=${encodeURIComponent(path.replace(/\/?episodes\.jsonl$/, ''))}`)
+  if (!listing.entries.some((entry) => entry.path === path)) return null
+  const text = await (await fetch(`/outputs/file?path=${encodeURIComponent(path)}`, { headers: authHeaders() })).text()
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line))
+}
+
+function authHeaders() {
+  const token = sessionStorage.getItem('releaseops.token')
+  return token ? { authorization: `Bearer ${token}` } : {}
+}
+
+export function showSummary(summary, source) {
+  Object.assign(shown, { summary, source, intervals: null, family: '', slice: '' })
+  renderSummary()
+  // The average reward's intervals come from the episodes, when they sit beside the summary.
+  episodesBeside(source)
+    .then((episodes) => {
+      if (!episodes || shown.source !== source) return
+      shown.intervals = rewardIntervals(episodes)
+      renderSummary()
+    })
+    .catch(() => undefined)
 }
 
 async function loadFiles() {
@@ -180,7 +220,7 @@ async function follow() {
   showJob(status)
   if (status.state === 'running') polling = setTimeout(() => follow().catch(() => undefined), 500)
   else {
-    if (following === status.job_id) {
+    if (following !== null && following === status.job_id) {
       // The "started" line of the job begun here gives way to how it ended.
       following = null
       notice(byId('message'), status.state === 'succeeded' ? 'ok' : 'error', jobEnd(status))

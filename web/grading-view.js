@@ -46,7 +46,7 @@ function fieldFacts(field) {
 }
 
 /** A tool result as tables where its shape is known (candidates, categories, groups), else JSON. */
-function resultView(result) {
+export function resultView(result) {
   if (Array.isArray(result?.candidates)) {
     return table(
       [
@@ -101,12 +101,12 @@ function finalLine(final) {
   return el('div', { class: `notice ${verdict === 'good' ? 'ok' : 'error'}`, 'data-testid': 'grading-final' }, parts.join(' · '))
 }
 
-/** The grading view: the field, the last result or verdict, the levels and the catalog. */
-export function gradingSections(prompt, observation) {
+/** The grading view: the field, the last result (unless `result: false`) or verdict, the levels and the catalog. */
+export function gradingSections(prompt, observation, { result = true } = {}) {
   return [
     el('section', {}, el('h3', {}, 'Field to classify'), fieldFacts(prompt.field)),
     observation?.final ? finalLine(observation.final) : null,
-    observation?.result
+    result && observation?.result
       ? el(
           'section',
           { 'data-testid': 'evidence' },

@@ -58,15 +58,17 @@ function proposalsTable(view) {
       ['id', (proposal) => proposal.id],
       ['worker', (proposal) => proposal.worker],
       ['request', (proposal) => proposal.request],
-      ['claim', (proposal) => proposal.claim],
-      ['refs', (proposal) => (proposal.refs ?? []).join(', ')],
+      // What a worker claims about each rule sits under the claim itself (one column fewer at 1280 px).
       [
-        'claims',
-        (proposal) =>
-          Object.entries(proposal.claims ?? {})
-            .map(([rule, verdict]) => `${rule}: ${verdict}`)
-            .join('; '),
+        'claim',
+        (proposal) => [
+          proposal.claim,
+          Object.entries(proposal.claims ?? {}).map(([rule, verdict]) =>
+            el('div', { class: 'rule-claim' }, `${rule}: ${verdict}`),
+          ),
+        ],
       ],
+      ['refs', (proposal) => (proposal.refs ?? []).join(', ')],
       ['confidence', (proposal) => proposal.confidence],
       ['status', (proposal) => el('span', { class: `status ${proposal.status}` }, proposal.status)],
     ],
@@ -91,34 +93,26 @@ function workersTable(view) {
 /**
  * Renders the observation into `node`. `prompt`: the episode's grading prompt (`gradingPrompt` of its
  * reset observation), when the env is a grading env; later observations carry only results.
+ * `evidence: false` leaves out the last call's result (a page that lists every result beside it).
  */
-export function renderObservation(node, observation, prompt = null) {
-  if (prompt) {
-    const error = observation?.error ?? null
-    return clear(
-      node,
-      error ? el('div', { class: 'notice error', 'data-testid': 'observation-error' }, `${error.code}: ${error.message}`) : null,
-      gradingSections(prompt, observation),
-    )
-  }
+export function renderObservation(node, observation, prompt = null, { evidence = true } = {}) {
+  const error = observation?.error ?? null
+  const errorLine = error
+    ? el('div', { class: 'notice error', 'data-testid': 'observation-error' }, `${error.code}: ${error.message}`)
+    : null
+  if (prompt) return clear(node, errorLine, gradingSections(prompt, observation, { result: evidence }))
   const view = viewOf(observation)
   const known = view.phase !== undefined || Array.isArray(view.proposals)
-  const result = observation?.result ?? null
-  // A phase advance carries the whole next view, which is rendered below; keep the evidence short.
-  const evidence =
-    result && typeof result === 'object' && 'updated_observation' in result
-      ? { ...result, updated_observation: '(the new phase, shown below)' }
-      : result
-  const error = observation?.error ?? null
+  const result = evidence ? shownResult(observation?.result ?? null) : null
   clear(
     node,
-    error ? el('div', { class: 'notice error', 'data-testid': 'observation-error' }, `${error.code}: ${error.message}`) : null,
-    evidence
+    errorLine,
+    result
       ? el(
           'section',
           { 'data-testid': 'evidence' },
           el('h3', {}, 'Evidence / result'),
-          el('pre', { class: 'wrap' }, JSON.stringify(evidence, null, 2)),
+          el('pre', { class: 'wrap' }, JSON.stringify(result, null, 2)),
         )
       : null,
     known ? stateLine(view) : null,
@@ -127,6 +121,13 @@ export function renderObservation(node, observation, prompt = null) {
     known ? el('section', {}, el('h3', {}, 'Worker track records'), workersTable(view)) : null,
     known ? null : el('pre', { class: 'wrap', 'data-testid': 'observation-json' }, JSON.stringify(observation, null, 2)),
   )
+}
+
+/** A call's result as shown: a phase advance carries the whole next view, shown elsewhere, so it is cut short. */
+export function shownResult(result) {
+  return result && typeof result === 'object' && 'updated_observation' in result
+    ? { ...result, updated_observation: '(the new phase, shown below)' }
+    : result
 }
 
 /**

@@ -1,15 +1,29 @@
 /**
  * Play: pick an env, a dataset row (or a family and a seed), start an HTTP session and call tools by
- * clicking. After each call the page shows the observation, the proposals, the evidence returned and
- * the reward (this step's and the episode's). A grading env shows its field, catalog and levels and
- * takes the final answer in a form of its own. A refused action (`accepted: false`) is a failure.
+ * clicking. After each call the page shows the observation, the proposals, every result the episode
+ * has turned up (newest first) and the reward: this step's, the episode's, and what the total is made
+ * of. A grading env shows its field, catalog and levels and takes the final answer in a form of its
+ * own. A refused action (`accepted: false`) is a failure. An argument value the env accepts under
+ * several names is offered once, with its names together (`S1 · no_p1_open`).
  */
 import { api, clear, describeError, el, formatNumber, notice, renderHeader } from './common.js'
+import { renderEvidence, rewardExplanation } from './evidence-view.js'
 import { answerForm, gradingPrompt } from './grading-view.js'
 import { idSuggestions, renderObservation, rewardLine } from './observation-view.js'
 
 const byId = (id) => document.getElementById(id)
-const state = { env: '', rows: [], tools: [], session: null, observation: null, prompt: null, done: false }
+const state = {
+  env: '',
+  rows: [],
+  tools: [],
+  metadata: null,
+  aliases: {},
+  session: null,
+  observation: null,
+  prompt: null,
+  done: false,
+  entries: [],
+}
 
 function option(value, label = value) {
   return el('option', { value }, label)
@@ -28,17 +42,33 @@ async function loadEnvs() {
 
 /** Forgets the episode on screen (another env, or none started yet). */
 function clearEpisode() {
-  Object.assign(state, { session: null, observation: null, prompt: null, done: false })
+  Object.assign(state, { session: null, observation: null, prompt: null, done: false, entries: [] })
   clear(byId('observation'))
   clear(byId('history'))
+  clear(byId('evidence-history'))
   byId('reward').textContent = ''
+  byId('reward-explained').textContent = ''
   notice(byId('message'), 'info', '')
+}
+
+/** The page says which env is played and what it is (the grading env is no supervisor's job). */
+function showEnvTitle(envId, metadata) {
+  byId('title').textContent = `Play an episode of ${envId}`
+  byId('env-description').textContent = metadata.description ?? ''
+  document.title = `Play ${envId} · ReleaseOps`
 }
 
 async function loadEnv(envId) {
   state.env = envId
   clearEpisode()
-  const [metadata, rows] = await Promise.all([api(`/envs/${envId}/metadata`), api(`/api/envs/${envId}/rows?limit=400`)])
+  const [metadata, rows, aliases] = await Promise.all([
+    api(`/envs/${envId}/metadata`),
+    api(`/api/envs/${envId}/rows?limit=400`),
+    api(`/api/envs/${envId}/argument-aliases`),
+  ])
+  state.metadata = metadata
+  state.aliases = aliases.arguments
+  showEnvTitle(envId, metadata)
   state.tools = metadata.tools
   renderTools()
   clear(
@@ -92,6 +122,7 @@ async function startEpisode() {
     const reply = await api(`/envs/${state.env}/sessions`, { method: 'POST', body: resetArguments() })
     state.session = reply.session_id
     state.done = false
+    state.entries = []
     state.prompt = gradingPrompt(reply.observation)
     clear(byId('history'))
     show(reply)
@@ -103,20 +134,34 @@ async function startEpisode() {
 
 function show(reply) {
   state.observation = reply.observation
-  renderObservation(byId('observation'), reply.observation, state.prompt)
+  renderObservation(byId('observation'), reply.observation, state.prompt, { evidence: false })
+  renderEvidence(byId('evidence-history'), state.entries, state.prompt)
   byId('reward').textContent = rewardLine(reply)
+  byId('reward-explained').textContent = rewardExplanation({
+    reply,
+    stepRewards: state.entries.map((entry) => entry.reply.reward),
+    unfinished: state.metadata?.unfinished_episode_reward,
+  })
   state.done = reply.done
   renderTools()
 }
 
-function fieldFor(name, schema, suggestions) {
-  if (Array.isArray(schema.enum)) {
-    return el(
-      'select',
-      { name, 'data-testid': `arg-${name}` },
-      schema.enum.map((value) => option(String(value))),
-    )
+/**
+ * Options of an enum argument: each value once, a value known under several names shown with all of
+ * them (`S1 · no_p1_open`) and sent as its first (the tool description's preferred spelling).
+ */
+function enumOptions(name, values) {
+  const aliases = state.aliases[name] ?? {}
+  const groups = new Map()
+  for (const value of values.map(String)) {
+    const canonical = aliases[value] ?? value
+    groups.set(canonical, [...(groups.get(canonical) ?? []), value])
   }
+  return [...groups.values()].map((names) => option(names[0], names.join(' · ')))
+}
+
+function fieldFor(name, schema, suggestions) {
+  if (Array.isArray(schema.enum)) return el('select', { name, 'data-testid': `arg-${name}` }, enumOptions(name, schema.enum))
   const kind = name.startsWith('proposal')
     ? 'proposal'
     : name.startsWith('worker')
@@ -218,6 +263,7 @@ async function step(toolName, args) {
       body: { tool: toolName, arguments: args },
     })
     const outcome = outcomeOf(toolName, reply)
+    state.entries.push({ step: state.entries.length + 1, call: { name: toolName, arguments: args }, reply })
     byId('history').append(
       el(
         'li',

@@ -1,10 +1,12 @@
 /**
- * Replay: open an episodes file (from the outputs root, or a local file), pick an episode, and step
- * through it on a timeline. The recorded calls are re-run in a fresh server session from the same
- * row, so every step shows the real observation; each step's reward is compared with the recorded one
- * (envs are deterministic, so they must match).
+ * Replay: open an episodes file (from the outputs root, or a local file), filter its episodes (policy,
+ * family, slice, outcome), pick one, and step through it on a timeline and a reward chart (the total
+ * after each step and each step's reward). The recorded calls are re-run in a fresh server session
+ * from the same row, so every step shows the real observation and the evidence up to it; each step's
+ * reward is compared with the recorded one (envs are deterministic, so they must match).
  */
 import { api, clear, describeError, el, formatNumber, notice, renderHeader, table } from './common.js'
+import { renderEvidence, rewardExplanation } from './evidence-view.js'
 import { renderObservation, rewardLine } from './observation-view.js'
 
 const byId = (id) => document.getElementById(id)
@@ -20,7 +22,14 @@ const resultKeys = new Set([
   'outcome',
   'steps',
 ])
-const state = { episodes: [], frames: [], index: 0, defaultEnv: '' }
+const state = { episodes: [], frames: [], index: 0, defaultEnv: '', unfinished: undefined, chart: null }
+/** The list's filters: select id → what of an episode it matches. */
+const filters = {
+  'policy-filter': (episode) => episode.policy,
+  'family-filter': (episode) => episode.row.family,
+  'slice-filter': (episode) => episode.row.split,
+  'outcome-filter': (episode) => (episode.end === undefined ? undefined : String(episode.end)),
+}
 
 /** Parses a policy (`releaseops eval --episodes-out`) or LLM episodes file. */
 export function parseEpisodes(text) {
@@ -85,18 +94,20 @@ function showEpisodes(episodes, source) {
   state.episodes = episodes
   state.page = 0
   notice(byId('message'), 'ok', `${episodes.length} episodes from ${source}`)
-  const policies = [...new Set(episodes.map((episode) => episode.policy))].sort()
-  clear(
-    byId('policy-filter'),
-    el('option', { value: '' }, `all (${policies.length} policies)`),
-    policies.map((policy) => el('option', { value: policy }, policy)),
-  )
+  for (const [id, read] of Object.entries(filters)) {
+    const values = [...new Set(episodes.map(read).filter((value) => value !== undefined && value !== null))].sort()
+    clear(
+      byId(id),
+      el('option', { value: '' }, `all (${values.length})`),
+      values.map((value) => el('option', { value }, String(value))),
+    )
+  }
   renderPage()
 }
 
 function filtered() {
-  const policy = byId('policy-filter').value
-  return policy ? state.episodes.filter((episode) => episode.policy === policy) : state.episodes
+  const chosen = Object.entries(filters).filter(([id]) => byId(id).value !== '')
+  return state.episodes.filter((episode) => chosen.every(([id, read]) => String(read(episode)) === byId(id).value))
 }
 
 function renderPage() {
@@ -117,6 +128,7 @@ function renderPage() {
         ['#', (episode) => String(episode.line)],
         ['policy', (episode) => episode.policy],
         ['family', (episode) => episode.row.family ?? '–'],
+        ['slice', (episode) => episode.row.split ?? '–'],
         ['seed', (episode) => String(episode.row.seed)],
         ['reward', (episode) => formatNumber(episode.reward)],
         ['end', (episode) => String(episode.end ?? '–')],
@@ -141,6 +153,8 @@ function resetArguments(row) {
 async function replay(episode) {
   const envId = episode.row.env_id ?? byId('env').value ?? state.defaultEnv
   try {
+    const metadata = await api(`/envs/${envId}/metadata`)
+    state.unfinished = metadata.unfinished_episode_reward
     const first = await api(`/envs/${envId}/sessions`, { method: 'POST', body: resetArguments(episode.row) })
     const frames = [{ label: 'reset', reply: first, recorded: null }]
     for (const [index, step] of episode.steps.entries()) {
@@ -191,7 +205,53 @@ function show(index) {
         : ` · recorded ${formatNumber(frame.recorded.reward)} ✗`
   byId('step').textContent =
     `${frame.call ? `${frame.call.name}(${JSON.stringify(frame.call.arguments ?? {})}) · ` : ''}${rewardLine(frame.reply)}${check}`
-  renderObservation(byId('observation'), frame.reply.observation)
+  const steps = state.frames.slice(1, state.index + 1)
+  byId('reward-explained').textContent = rewardExplanation({
+    reply: frame.reply,
+    stepRewards: steps.map((item) => item.reply.reward),
+    unfinished: state.unfinished,
+  })
+  renderEvidence(
+    byId('evidence-history'),
+    steps.map((item, position) => ({ step: position + 1, call: item.call, reply: item.reply })),
+  )
+  renderObservation(byId('observation'), frame.reply.observation, null, { evidence: false })
+  drawTimeline()
+}
+
+/** The episode's reward over its steps: the total after each (line), each step's own (bars); this step marked. */
+function drawTimeline() {
+  const labels = state.frames.map((_frame, position) => (position === 0 ? 'reset' : String(position)))
+  const totals = state.frames.map((frame) => frame.reply.cumulative_reward ?? null)
+  const stepRewards = state.frames.map((frame, position) => (position === 0 ? null : frame.reply.reward))
+  const radius = state.frames.map((_frame, position) => (position === state.index ? 7 : 3))
+  if (!state.chart) {
+    state.chart = new globalThis.Chart(byId('reward-timeline'), {
+      data: {
+        labels,
+        datasets: [
+          { type: 'line', label: 'total after the step', data: totals, borderColor: '#2563eb', backgroundColor: '#2563eb' },
+          { type: 'bar', label: 'step reward', data: stepRewards, backgroundColor: '#93c5fd' },
+        ],
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        onClick: (_event, elements) => {
+          if (elements[0]) show(elements[0].index)
+        },
+        plugins: { title: { display: true, text: 'reward timeline (click a step)' } },
+        scales: { x: { title: { display: true, text: 'step' } } },
+      },
+    })
+  }
+  const chart = state.chart
+  chart.data.labels = labels
+  chart.data.datasets[0].data = totals
+  chart.data.datasets[0].pointRadius = radius
+  chart.data.datasets[1].data = stepRewards
+  chart.update('none')
 }
 
 renderHeader('replay.html')
@@ -215,10 +275,12 @@ byId('page-next').addEventListener('click', () => {
   state.page += 1
   renderPage()
 })
-byId('policy-filter').addEventListener('change', () => {
-  state.page = 0
-  renderPage()
-})
+for (const id of Object.keys(filters)) {
+  byId(id).addEventListener('change', () => {
+    state.page = 0
+    renderPage()
+  })
+}
 byId('previous').addEventListener('click', () => show(state.index - 1))
 byId('next').addEventListener('click', () => show(state.index + 1))
 function loadAll() {

@@ -17,6 +17,7 @@ export const trainErrorCodes = [
   'invalid_verl_settings',
   'model_family_mismatch',
   'model_family_unknown',
+  'model_not_available',
   'model_path_not_folder',
   'no_dataset',
   'no_policy',

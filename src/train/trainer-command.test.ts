@@ -11,6 +11,7 @@ const commandFor = (body: unknown) =>
       request: trainingStartSchema.parse(body),
       envId: 'releaseops-v2',
       model: 'Qwen/Qwen3-1.7B',
+      tiny: false,
     }),
     runDir: '/runs/x',
     datasetPath: '/runs/x/dataset.jsonl',

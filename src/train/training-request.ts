@@ -2,9 +2,11 @@
  * @module train: what `POST /train/start` accepts: a preset (`smoke` or `pilot`) plus validated
  * overrides, one strict zod schema (unknown keys are refused with their path). A model is either a Hub
  * id (`model_name`, `org/name`) or a folder under the outputs root (`model_path`), never an arbitrary
- * path on the server.
+ * path on the server. Without either, the smoke preset trains the tiny local Qwen3 `train smoke` trains
+ * (built and warmed up under the outputs root, nothing from the Hub), then probes it.
  */
 import { z } from 'zod'
+import { warmupDefaults } from './smoke/tiny-model-settings.js'
 
 /** `org/name` as the Hub spells repo ids (no `..`, no leading dot or dash). */
 export const hubRepoIdSchema = z
@@ -39,7 +41,10 @@ const loraModuleSchema = z
 
 export const trainingStartSchema = z
   .strictObject({
-    preset: z.enum(['smoke', 'pilot']).default('smoke').describe('smoke: 2 steps for sanity/CI; pilot: a real run.'),
+    preset: z
+      .enum(['smoke', 'pilot'])
+      .default('smoke')
+      .describe('smoke: the tiny local model, 4 steps, offline; pilot: a real run of a Hub model.'),
     env_id: z.string().min(1).max(100).optional().describe('Env to train on (default: the server’s default env).'),
     split: z.string().min(1).max(64).optional().describe('Dataset split the env generates (default train).'),
     max_rows: count(1_000_000).optional().describe('Use this many rows of the split (shuffled with the seed).'),
@@ -77,6 +82,17 @@ export const trainingStartSchema = z
     lora_alpha: count(4096).optional().describe('LoRA alpha (default 2 × rank).'),
     lora_target_modules: z.array(loraModuleSchema).min(1).max(64).optional().describe('Modules LoRA adapts.'),
     hub_repo: hubRepoIdSchema.optional().describe('Push the best checkpoint here when the run succeeds.'),
+    warmup_steps: count(100_000).optional().describe('Tiny model (smoke, no model given): supervised warm-up steps (200).'),
+    warmup_min_tool_call_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Tiny model: the held-out tool-call rate the warm-up must reach, or the run fails (0.5).'),
+    probe: z
+      .boolean()
+      .optional()
+      .describe('Tiny model: probe the warm and the trained model on held-out episodes for a learning verdict (true).'),
   })
   .refine((value) => value.model_name === undefined || value.model_path === undefined, {
     message: 'Give model_name or model_path, not both.',
@@ -86,6 +102,16 @@ export const trainingStartSchema = z
     message: 'lora_alpha and lora_target_modules need lora_r.',
     path: ['lora_r'],
   })
+  .refine(
+    (value) =>
+      (value.preset === 'smoke' && value.model_name === undefined && value.model_path === undefined) ||
+      (value.warmup_steps === undefined && value.warmup_min_tool_call_rate === undefined && value.probe === undefined),
+    {
+      message:
+        'warmup_steps, warmup_min_tool_call_rate and probe are for the smoke preset’s tiny model (no model_name or model_path).',
+      path: ['preset'],
+    },
+  )
   .refine((value) => value.use_vllm === 'server' || value.vllm_server_base_url === undefined, {
     message: 'vllm_server_base_url is for use_vllm "server".',
     path: ['vllm_server_base_url'],
@@ -122,6 +148,15 @@ export interface TrainingParameters {
   bestWindow: number
   hubRepo: string | undefined
   gpu: GpuOptions
+  /** Set when the run trains the tiny local model (the smoke preset without a model): how it is made. */
+  tinyModel: TinyModelOptions | undefined
+}
+
+export interface TinyModelOptions {
+  warmupSteps: number
+  warmupMinToolCallRate: number
+  /** Probe the warm and the trained model afterwards (a learning verdict beside the run). */
+  probe: boolean
 }
 
 /** vLLM generation and LoRA, passed on as given (train_grpo.py refuses what the host cannot run). */
@@ -148,14 +183,17 @@ type PresetValues = Omit<
   | 'lossType'
   | 'enableThinking'
   | 'gpu'
+  | 'tinyModel'
 > & {
-  model: string
+  /** null: the tiny local Qwen3 (`train smoke`'s), built under the outputs root. */
+  model: string | null
   maxRows: number | undefined
 }
 
 /**
- * The original's smoke (8 steps of a 0.5B model) became 2 steps of one tool round; its pilot (Qwen3-0.6B)
- * is kept. `maxCompletionLength` here is only the fallback for an env without a policy ladder: a run on
+ * The original's smoke (8 steps of a 0.5B model from the Hub) is `train smoke`'s run: the tiny local
+ * model, 4 steps of 4 prompts × 4 completions in one tool round, lr 5e-4, temperature 0.7, seed 7
+ * (decision 0061); it needs no network. Its pilot (Qwen3-0.6B) is kept. `maxCompletionLength` here is only the fallback for an env without a policy ladder: a run on
  * an env with one takes the measured budget (`completion-budget.ts`; releaseops-v3 with Qwen3's template:
  * 3,520 for whole episodes, 192 for one tool round).
  */
@@ -163,18 +201,18 @@ export const trainingPresets: Record<TrainingPreset, PresetValues> = {
   smoke: {
     split: 'train',
     maxRows: 64,
-    model: 'Qwen/Qwen3-0.6B',
-    maxSteps: 2,
-    numGenerations: 2,
-    perDeviceTrainBatchSize: 2,
+    model: null,
+    maxSteps: 4,
+    numGenerations: 4,
+    perDeviceTrainBatchSize: 16,
     gradientAccumulationSteps: 1,
     maxCompletionLength: 192,
     maxToolCallingIterations: 1,
-    learningRate: 1e-5,
-    temperature: 1,
+    learningRate: 5e-4,
+    temperature: 0.7,
     loggingSteps: 1,
     saveSteps: 500,
-    seed: 42,
+    seed: 7,
     bestWindow: 1,
   },
   pilot: {
@@ -196,11 +234,15 @@ export const trainingPresets: Record<TrainingPreset, PresetValues> = {
   },
 }
 
-/** The preset with the request's overrides; `model` is what `resolveModel` made of model_name/model_path. */
+/**
+ * The preset with the request's overrides. `model`: what the run preparation made of model_name,
+ * model_path or the preset; `tiny`: it is the tiny local model, made by the run.
+ */
 export function trainingParameters(options: {
   request: TrainingStartRequest
   envId: string
-  model: string | undefined
+  model: string
+  tiny: boolean
 }): TrainingParameters {
   const { request } = options
   const preset = trainingPresets[request.preset]
@@ -209,7 +251,7 @@ export function trainingParameters(options: {
     envId: options.envId,
     split: request.split ?? preset.split,
     maxRows: request.max_rows ?? preset.maxRows,
-    model: options.model ?? preset.model,
+    model: options.model,
     maxSteps: request.max_steps ?? preset.maxSteps,
     numGenerations: request.num_generations ?? preset.numGenerations,
     perDeviceTrainBatchSize: request.per_device_train_batch_size ?? preset.perDeviceTrainBatchSize,
@@ -237,5 +279,12 @@ export function trainingParameters(options: {
       loraAlpha: request.lora_alpha,
       loraTargetModules: request.lora_target_modules,
     },
+    tinyModel: options.tiny
+      ? {
+          warmupSteps: request.warmup_steps ?? warmupDefaults.steps,
+          warmupMinToolCallRate: request.warmup_min_tool_call_rate ?? warmupDefaults.minToolCallRate,
+          probe: request.probe ?? true,
+        }
+      : undefined,
   }
 }

@@ -1,14 +1,15 @@
 /**
- * @module train: one trainer child process at a time, supervised. The child runs in its own process
- * group (`detached`), so a stop signals the whole group (torch worker processes included): SIGTERM,
- * then SIGKILL after a grace period, and any member left once the trainer has exited is killed too — a
- * stopped or crashed run leaves no orphan. Output goes straight to the run's log file (the child writes
- * to it even while the server is busy). The status says how the run ended: exit code or signal, and the
- * last log lines when it failed.
+ * @module train: one training run at a time, supervised. A run is a few steps in order (`run-steps.ts`:
+ * the trainer, and for the smoke preset's tiny model its preparation and probe), each a child process
+ * in its own process group (`detached`), so a stop signals the whole group (torch worker processes
+ * included): SIGTERM, then SIGKILL after a grace period, and any member left once a step has exited is
+ * killed too — a stopped or crashed run leaves no orphan. Output goes straight to the run's log file
+ * (the child writes to it even while the server is busy). The status says which step runs and how the
+ * run ended: exit code or signal, the failed step, its cause (`failure-cause.ts`) and the last log lines.
  *
  * ```
- * idle ──start──► running ──exit 0──► succeeded
- *                    │  └─exit≠0/spawn error──► failed
+ * idle ──start──► running ──last step exits 0──► succeeded
+ *                    │  └─a step exits ≠0 / cannot start──► failed
  *                    └──stop──► stopping ──exit──► stopped
  * ```
  */
@@ -17,13 +18,21 @@ import { EventEmitter } from 'node:events'
 import { open, writeFile } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
+import { failedRunError } from './failure-cause.js'
 import { readLogTail } from './log-tail.js'
 import { killGroup, waitForGroupExit } from './process-group.js'
-import { trainerCommand, trainerEnvironment } from './trainer-command.js'
+import { type RunStep, runSteps } from './run-steps.js'
+import { trainerEnvironment } from './trainer-command.js'
 import { TrainingStateError } from './training-errors.js'
 import type { TrainingStartRequest } from './training-request.js'
 import { type PreparedRun, prepareTrainingRun } from './training-run.js'
-import { type HubPushStatus, idleTrainingStatus, type TrainingState, type TrainingStatus } from './training-status.js'
+import {
+  type HubPushStatus,
+  idleTrainingStatus,
+  startedStatus,
+  type TrainingState,
+  type TrainingStatus,
+} from './training-status.js'
 
 export type { HubPushStatus, TrainingState, TrainingStatus } from './training-status.js'
 
@@ -40,15 +49,27 @@ export interface TrainingSupervisorOptions {
   /** Time between SIGTERM and SIGKILL on stop (default 10 s). */
   stopGraceMs?: number
   now?: () => Date
+  /** What the smoke preset trains when a request names no model (default: the tiny local model). */
+  smokeModel?: string | undefined
   /** Called after a run succeeds with a hub repo set (the push happens outside this class). */
   afterSuccess?: (run: PreparedRun, supervisor: TrainingSupervisor) => Promise<void>
 }
 
 const failureTailLines = 40
 
+interface CurrentRun {
+  run: PreparedRun
+  steps: RunStep[]
+  index: number
+  child?: ChildProcess
+  /** Settles once the run has ended (every step done, or one failed or stopped). */
+  finished: Promise<void>
+  finish: () => void
+}
+
 export class TrainingSupervisor extends EventEmitter {
   private readonly options: TrainingSupervisorOptions
-  private current: { run: PreparedRun; child?: ChildProcess; exited?: Promise<void> } | undefined
+  private current: CurrentRun | undefined
   private state: TrainingState = 'idle'
   private snapshot: TrainingStatus
   private stopRequested = false
@@ -114,6 +135,7 @@ export class TrainingSupervisor extends EventEmitter {
     this.state = 'starting'
     this.stopRequested = false
     let run: PreparedRun
+    let steps: RunStep[]
     try {
       run = await prepareTrainingRun({
         request,
@@ -121,120 +143,135 @@ export class TrainingSupervisor extends EventEmitter {
         defaultEnvId: this.options.defaultEnvId,
         outputsRoot: this.options.outputsRoot,
         now: this.now(),
+        smokeModel: this.options.smokeModel,
+        trainerEnvironment: this.childEnvironment(),
+      })
+      steps = await runSteps({
+        python: this.options.python,
+        script: this.options.script,
+        run,
+        envUrl: this.options.envUrl(),
+        outputsRoot: this.options.outputsRoot,
       })
     } catch (error) {
       this.state = previous
       throw error
     }
-    const command = trainerCommand({
-      python: this.options.python,
-      script: this.options.script,
-      parameters: run.parameters,
-      runDir: run.runDir,
-      datasetPath: run.datasetPath,
-      envUrl: this.options.envUrl(),
+    let finish: () => void = () => undefined
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve
     })
-    this.current = { run }
+    this.current = { run, steps, index: 0, finished, finish }
     const startedAt = this.now()
-    this.snapshot = {
-      ...idleTrainingStatus(),
-      run_id: run.runId,
-      preset: run.parameters.preset,
-      env_id: run.parameters.envId,
-      model: run.parameters.model,
-      started_at: startedAt.toISOString(),
-      run_dir: this.relative(run.runDir),
-      log_path: this.relative(run.logPath),
-      metrics_path: this.relative(run.metricsPath),
-      command,
-      rows: run.rows,
-      parameters: { ...run.parameters },
-    }
-    try {
-      await this.spawnTrainer(run, command, startedAt)
-    } catch (error) {
-      this.update(
-        { ended_at: this.now().toISOString(), error: { code: 'spawn_failed', message: (error as Error).message } },
-        'failed',
-      )
-      throw error
-    }
+    this.snapshot = startedStatus({ run, steps, startedAt, relative: (path) => this.relative(path) })
+    const header = `Starting ${run.parameters.preset} training at ${startedAt.toISOString()} (run ${run.runId})\n`
+    await writeFile(run.logPath, header, { flag: 'a' })
+    // A step that cannot start ends the run as failed (spawn_failed) before this answers.
+    if (!(await this.spawnStep(0))) await finished
     return this.status()
   }
 
-  private async spawnTrainer(run: PreparedRun, command: string[], startedAt: Date): Promise<void> {
+  /** The environment every step runs in (caches under the outputs root, the token, unbuffered output). */
+  private childEnvironment(): NodeJS.ProcessEnv {
+    return trainerEnvironment({
+      base: this.options.environment ?? process.env,
+      cacheRoot: `${this.options.outputsRoot}${sep}cache`,
+      token: this.options.token,
+    })
+  }
+
+  /** Starts step `index`; false when its process could not be started (the run has then ended). */
+  private async spawnStep(index: number): Promise<boolean> {
+    const current = this.current as CurrentRun
+    const { run, steps } = current
+    const step = steps[index] as RunStep
+    current.index = index
     const log = await open(run.logPath, 'a')
     try {
-      await log.write(`Starting ${run.parameters.preset} training at ${startedAt.toISOString()} (run ${run.runId})\n`)
-      await log.write(`Command: ${command.map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')}\n`)
-      const child = spawn(command[0] as string, command.slice(1), {
-        cwd: run.runDir,
-        env: trainerEnvironment({
-          base: this.options.environment ?? process.env,
-          cacheRoot: `${this.options.outputsRoot}${sep}cache`,
-          token: this.options.token,
-        }),
+      await log.write(`Step ${index + 1}/${steps.length} ${step.name}\n`)
+      await log.write(`Command: ${step.command.map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')}\n`)
+      const child = spawn(step.command[0] as string, step.command.slice(1), {
+        cwd: step.cwd,
+        env: this.childEnvironment(),
         stdio: ['ignore', log.fd, log.fd],
         detached: true,
       })
-      const current = this.current as { run: PreparedRun; child?: ChildProcess; exited?: Promise<void> }
       current.child = child
-      current.exited = new Promise<void>((resolve) => {
-        child.once('exit', (code, signal) => {
-          this.onExit(run, code, signal).finally(resolve)
-        })
-        child.once('error', (error) => {
-          if (child.pid === undefined) this.onSpawnError(run, error).finally(resolve)
-        })
+      child.once('exit', (code, signal) => void this.onExit(child, code, signal))
+      child.once('error', (error) => {
+        if (child.pid === undefined) void this.onSpawnError(step, error)
       })
       // Wait until the process exists (or could not be started) before answering.
       const spawned = await new Promise<boolean>((resolve) => {
         child.once('spawn', () => resolve(true))
         child.once('error', () => resolve(false))
       })
-      if (spawned) this.update({ pid: child.pid ?? null }, 'running')
-      else await current.exited
+      if (spawned) this.update({ pid: child.pid ?? null, step: step.name }, 'running')
+      return spawned
     } finally {
       await log.close()
     }
   }
 
-  private async onSpawnError(run: PreparedRun, error: Error): Promise<void> {
-    const endedAt = this.now().toISOString()
-    const message = `Could not start the trainer (${this.options.python}): ${error.message}`
+  private async onSpawnError(step: RunStep, error: Error): Promise<void> {
+    const { run } = this.current as CurrentRun
+    const message = `Could not start ${step.name} (${step.command[0]}): ${error.message}`
     await writeFile(run.logPath, `${message}\n`, { flag: 'a' }).catch(() => undefined)
-    this.update({ ended_at: endedAt, error: { code: 'spawn_failed', message }, last_log_lines: [message] }, 'failed')
+    this.update(
+      { ended_at: this.now().toISOString(), error: { code: 'spawn_failed', message }, last_log_lines: [message] },
+      'failed',
+    )
+    ;(this.current as CurrentRun).finish()
   }
 
-  private async onExit(run: PreparedRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+  /** A step's process exited: its `after` runs, then the next step starts, or the run ends. */
+  private async onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    const current = this.current as CurrentRun
     if (this.killTimer) clearTimeout(this.killTimer)
     this.killTimer = undefined
-    const pid = this.current?.child?.pid
-    if (pid !== undefined) {
-      killGroup(pid, 'SIGKILL') // whatever the trainer left behind in its group
-      await waitForGroupExit(pid, 5000)
+    if (child.pid !== undefined) {
+      killGroup(child.pid, 'SIGKILL') // whatever the step left behind in its group
+      await waitForGroupExit(child.pid, 5000)
     }
-    const state: TrainingState = this.stopRequested ? 'stopped' : code === 0 ? 'succeeded' : 'failed'
+    const step = current.steps[current.index] as RunStep
+    let afterError: Error | null = null
+    if (code === 0 && !this.stopRequested && step.after) await step.after().catch((error: Error) => (afterError = error))
+    if (code === 0 && afterError === null && !this.stopRequested && current.index + 1 < current.steps.length) {
+      // A next step that cannot even be tried (its log cannot be opened) ends the run as failed.
+      const started = await this.spawnStep(current.index + 1).then(
+        () => null,
+        (error: Error) => error,
+      )
+      if (started === null) return
+      afterError = started
+    }
+    await this.endRun({ code, signal, afterError })
+    current.finish()
+  }
+
+  private async endRun(outcome: { code: number | null; signal: NodeJS.Signals | null; afterError: Error | null }): Promise<void> {
+    const { run, steps, index } = this.current as CurrentRun
+    const { code, signal, afterError } = outcome
+    if (this.killTimer) clearTimeout(this.killTimer)
+    this.killTimer = undefined
+    const state: TrainingState = this.stopRequested ? 'stopped' : code === 0 && afterError === null ? 'succeeded' : 'failed'
     const ended = this.now().toISOString()
+    if (afterError) await writeFile(run.logPath, `${afterError.message}\n`, { flag: 'a' }).catch(() => undefined)
     const endLine = `Training ${state} at ${ended}: ${signal ? `signal ${signal}` : `exit code ${code}`}\n`
     await writeFile(run.logPath, endLine, { flag: 'a' }).catch(() => undefined)
     const tail = state === 'succeeded' ? null : (await readLogTail(run.logPath, { lines: failureTailLines })).lines
-    this.update(
-      {
-        ended_at: ended,
-        exit_code: code,
-        signal,
-        last_log_lines: tail,
-        error:
-          state === 'failed'
-            ? {
-                code: 'trainer_failed',
-                message: signal ? `The trainer was killed by ${signal}.` : `The trainer exited with code ${code}.`,
-              }
-            : null,
-      },
-      state,
-    )
+    const error =
+      state === 'failed'
+        ? failedRunError({
+            step: (steps[index] as RunStep).name,
+            steps: steps.length,
+            code,
+            signal,
+            afterError,
+            tail: tail ?? [],
+          })
+        : null
+    this.update({ ended_at: ended, exit_code: code, signal, last_log_lines: tail, error }, state)
     if (state === 'succeeded' && run.parameters.hubRepo !== undefined && this.options.afterSuccess) {
       await this.options.afterSuccess(run, this).catch(() => undefined)
     }
@@ -254,7 +291,7 @@ export class TrainingSupervisor extends EventEmitter {
       this.killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.graceMs ?? this.options.stopGraceMs ?? 10_000)
       this.killTimer.unref()
     }
-    await current.exited
+    await current.finished
     return this.status()
   }
 

@@ -32,14 +32,16 @@ export const pythonTests = [
   'test/verl-sft-dataset-python.test.ts',
 ]
 
-/** Tests that drive headless Chromium. */
+/** Tests that drive headless Chromium (a few also run the RL Python behind the page). */
 export const browserTests = [
   'test/web-eval-model.test.ts',
   'test/web-eval.test.ts',
+  'test/web-layout.test.ts',
   'test/web-newcomer.test.ts',
   'test/web-play.test.ts',
   'test/web-replay-paging.test.ts',
   'test/web-replay.test.ts',
+  'test/web-train-smoke.test.ts',
   'test/web-train.test.ts',
 ]
 

@@ -101,3 +101,53 @@ export async function imageFacts(png: Buffer, stride: number): Promise<{ width: 
 export async function canvasColors(page: Page, selector: string): Promise<number> {
   return (await imageFacts(await page.locator(selector).screenshot(), 7)).colors
 }
+
+/**
+ * What a page shows badly, measured in it: a table, button or list line whose content is wider than
+ * its box, that passes the viewport or that a scrolling ancestor clips; a page wider than the viewport;
+ * and a table cell or a `.one-word` value holding one unbreakable word (an id, a state, a number) that is
+ * drawn on more than one line (`approve_tr iage`, `5 0`).
+ */
+export async function layoutFaults(page: Page): Promise<string[]> {
+  // A string (the tests' TypeScript has no DOM types); runs in the page.
+  return page.evaluate(`(() => {
+    const viewport = document.documentElement.clientWidth
+    const faults = []
+    if (document.documentElement.scrollWidth > viewport + 1) faults.push('page: ' + document.documentElement.scrollWidth + ' > ' + viewport)
+    const name = (element) => element.tagName.toLowerCase() + '[' + (element.dataset.testid ?? element.textContent.trim().slice(0, 24)) + ']'
+    for (const element of document.querySelectorAll('table, button, ol li')) {
+      if (element.offsetParent === null) continue // not displayed (a closed <details>, a hidden section)
+      const box = element.getBoundingClientRect()
+      if (element.scrollWidth > element.clientWidth + 1) faults.push(name(element) + ': ' + element.scrollWidth + ' > ' + element.clientWidth)
+      else if (box.right > viewport + 1) faults.push(name(element) + ': right edge ' + box.right + ' > ' + viewport)
+      else {
+        // Clipped by a scrolling ancestor (the Replay list once hid its buttons this way).
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          if (getComputedStyle(parent).overflowX === 'visible') continue
+          const outer = parent.getBoundingClientRect()
+          if (box.right > outer.right + 1) faults.push(name(element) + ': clipped by ' + parent.tagName.toLowerCase() + ' at ' + outer.right)
+          break
+        }
+      }
+    }
+    // Chinese, Japanese and Korean text breaks between any two characters: no word to keep whole.
+    const breaksAnywhere = /[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]/
+    for (const cell of document.querySelectorAll('td, .one-word')) {
+      const text = cell.textContent.trim()
+      if (cell.offsetParent === null || text === '' || /\\s/.test(text) || breaksAnywhere.test(text)) continue
+      // Where the text itself is drawn (a button's box around it is not a line of text).
+      const tops = []
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        for (const rect of range.getClientRects()) if (rect.width > 0) tops.push(rect.top)
+      }
+      tops.sort((a, b) => a - b)
+      // Rects whose tops differ by less than half a line are on one line.
+      const lines = tops.filter((top, index) => index === 0 || top - tops[index - 1] > 6).length
+      if (lines > 1) faults.push(cell.tagName.toLowerCase() + '[' + text.slice(0, 40) + ']: one word on ' + lines + ' lines')
+    }
+    return faults
+  })()`)
+}

@@ -22,6 +22,8 @@ export function useDashboardSession(options: {
   prepare?: (server: OperationsServer) => Promise<void>
   /** Receives the session once it is open (the test file keeps its parts). */
   opened: (session: DashboardSession) => void
+  /** How long opening (with `prepare`) may take; a busy machine needs more for a big `prepare`. */
+  openTimeoutMs?: number
 }): void {
   let server: OperationsServer | undefined
   let browser: Browser | undefined
@@ -35,7 +37,7 @@ export function useDashboardSession(options: {
         ? await openPage(browser, url, token)
         : await openReadyPage({ browser, url, token, ready: options.ready, ...(options.state ? { state: options.state } : {}) })
     options.opened({ server, browser, page })
-  }, 60_000)
+  }, options.openTimeoutMs ?? 60_000)
   afterAll(async () => {
     await browser?.close()
     await server?.dispose()

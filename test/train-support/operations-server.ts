@@ -38,6 +38,9 @@ export async function startOperationsServer(
       trainScript: fakeTrainer,
       liveIntervalMs: 50,
       stopGraceMs: 1500,
+      // The trainer double stands in for train_grpo.py only: the smoke preset trains a named model here,
+      // not the tiny one it would build and warm up with real Python first.
+      smokeModel: 'Qwen/Qwen3-0.6B',
       ...options.training,
     },
   })

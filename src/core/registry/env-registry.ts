@@ -18,6 +18,11 @@ export interface EnvRegistration<O extends Observation = Observation> {
   summarizeEpisode?(episode: FinishedEpisode): EpisodeOutcome
   /** The env's exploit audit (`releaseops env audit`): what it plays and the bar it must clear. */
   audit?: EnvAudit<O>
+  /**
+   * Values a tool argument accepts under several names, each mapped to its canonical name (`rule_id`:
+   * `S1` and `no_p1_open` are one rule). The dashboard offers each value once, with its names together.
+   */
+  argumentAliases?: Readonly<Record<string, Readonly<Record<string, string>>>>
 }
 
 export interface EnvAudit<O extends Observation = Observation> {

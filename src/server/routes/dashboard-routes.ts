@@ -1,7 +1,8 @@
 /**
  * @module server/routes: the dashboard (`web/`, static files served at `/ui/`, no CDN: Chart.js comes
- * from this package's `node_modules`), and `GET /api/envs/{id}/rows`, the dataset rows the play page
- * offers. Files are read once at start-up from a fixed list (nothing is looked up by a request path),
+ * from this package's `node_modules`), and what its pages read of an env: `GET /api/envs/{id}/rows`,
+ * the dataset rows the play page offers, its policies, and the argument values it accepts under
+ * several names. Files are read once at start-up from a fixed list (nothing is looked up by a request path),
  * and served with a strict Content-Security-Policy.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -111,6 +112,23 @@ export function registerDashboardRoutes(
         }),
       }
     },
+  )
+
+  typed.get(
+    '/api/envs/:id/argument-aliases',
+    {
+      config,
+      schema: {
+        summary:
+          'Tool argument values an env accepts under several names, each with its canonical name (rule_id: S1 → no_p1_open).',
+        tags: ['dashboard'],
+        params: z.object({ id: z.string().max(100) }),
+      },
+    },
+    (request) => ({
+      env_id: request.params.id,
+      arguments: options.registry.get(request.params.id).argumentAliases ?? {},
+    }),
   )
 
   typed.get(

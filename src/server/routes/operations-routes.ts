@@ -58,6 +58,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     envUrl: () => localServerUrl(app, context.options.host),
     token: context.options.token,
     stopGraceMs: settings.stopGraceMs,
+    smokeModel: settings.smokeModel,
     afterSuccess: async (run, owner) => {
       const repo = run.parameters.hubRepo as string
       const path = `runs/${run.runId}/best_by_reward`
@@ -92,6 +93,7 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
   registerCountersRoutes(app, { context, usage: options.usage })
   registerTrainingRoutes(app, {
     supervisor,
+    outputsRoot: settings.outputsDir,
     clustered,
     liveIntervalMs: settings.liveIntervalMs,
     outbound,

@@ -1,7 +1,7 @@
 /**
  * @module server/routes: `/train/*`: start (a preset plus validated overrides) and stop a GRPO run —
  * operational, POST, token always — and read-only views of it: status, log tail, metrics (log history),
- * summary, a live Server-Sent Events feed and a PNG plot rendered here.
+ * summary, a live Server-Sent Events feed, a PNG plot rendered here, and every run side by side.
  */
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -12,12 +12,14 @@ import { readLogTail } from '../../train/log-tail.js'
 import { renderTrainingPlot } from '../../train/render-training-plot.js'
 import { type FeedEvent, watchTraining } from '../../train/training-feed.js'
 import { trainingStartSchema } from '../../train/training-request.js'
+import { listRuns } from '../../train/training-runs.js'
 import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
 import { operationalRoute, refuseInCluster, startTraining, withHttpErrors } from './operations-support.js'
 
 export interface TrainingRoutesOptions {
   supervisor: TrainingSupervisor
+  outputsRoot: string
   clustered: boolean
   /** Poll interval of `/train/live` (tests shorten it). */
   liveIntervalMs?: number
@@ -37,7 +39,7 @@ const liveHeaders = {
 const linesQuery = z.object({ lines: z.coerce.number().int().default(200).describe('Lines from the end (20–5000).') })
 
 export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRoutesOptions): void {
-  const { supervisor } = options
+  const { supervisor, outputsRoot } = options
   const typed = app.withTypeProvider<ZodTypeProvider>()
   let liveConnections = 0
   let plotCache: { key: string; png: Buffer } | undefined
@@ -79,6 +81,30 @@ export function registerTrainingRoutes(app: FastifyInstance, options: TrainingRo
     '/train/status',
     { config: operator, schema: { summary: 'State of the current (or last) run: exit code, elapsed, paths.', tags } },
     () => supervisor.status(),
+  )
+
+  typed.get(
+    '/train/runs',
+    {
+      config: operator,
+      schema: {
+        summary: 'Runs under outputs/runs, newest first: state, reward curve and summary, learning verdict when probed.',
+        tags,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+      },
+    },
+    async (request) => {
+      const runs = await listRuns(outputsRoot, request.query.limit)
+      // The live run's status file may lag its supervisor by a write: the supervisor's word wins.
+      const live = supervisor.status()
+      return {
+        runs: runs.map((run) =>
+          run.run_id === live.run_id
+            ? { ...run, state: live.state, elapsed_seconds: live.elapsed_seconds, error: live.error }
+            : run,
+        ),
+      }
+    },
   )
 
   typed.get(

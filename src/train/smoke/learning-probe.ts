@@ -36,6 +36,34 @@ export interface Learning {
 
 export const probeSettings = { split: 'eval_seen', rows: 16, samplesPerRow: 4, seed: 1234, maxNewTokens: 48 } as const
 
+/** Writes the probe's held-out rows (JSONL) for `envId`; returns how many. */
+export async function writeProbeRows(envId: string, path: string): Promise<number> {
+  const dataset = envRegistry.get(envId).dataset
+  if (!dataset) throw new SmokeStepError('no_dataset', `${envId} has no dataset.`)
+  const rows = dataset.rows(probeSettings.split).slice(0, probeSettings.rows)
+  await writeFile(path, rows.map((row) => `${dataset.serializeRow(row)}\n`).join(''))
+  return rows.length
+}
+
+/** `python -u` arguments of the probe (cwd python/): both models on the rows, every call judged at `envUrl`. */
+export function probeArguments(options: {
+  rowsPath: string
+  envUrl: string
+  envId: string
+  temperature: number
+  before: string
+  after: string
+  out: string
+}): string[] {
+  return [
+    ...['-m', 'releaseops_train.probe', '--rows', options.rowsPath, '--env-url', options.envUrl, '--env-id', options.envId],
+    ...['--count', String(probeSettings.rows), '--samples-per-row', String(probeSettings.samplesPerRow)],
+    ...['--seed', String(probeSettings.seed), '--max-new-tokens', String(probeSettings.maxNewTokens)],
+    ...['--temperature', String(options.temperature), '--model', `before=${options.before}`, '--model', `after=${options.after}`],
+    ...['--out', options.out],
+  ]
+}
+
 export async function runLearningProbe(options: {
   python: string
   envId: string
@@ -45,49 +73,26 @@ export async function runLearningProbe(options: {
   temperature: number
   startServer: SmokeServerStarter
 }): Promise<{ learning: Learning; check: SmokeCheck }> {
-  const dataset = envRegistry.get(options.envId).dataset
-  if (!dataset) throw new SmokeStepError('no_dataset', `${options.envId} has no dataset.`)
-  const rows = dataset.rows(probeSettings.split).slice(0, probeSettings.rows)
   const rowsPath = join(options.work, 'probe-rows.jsonl')
-  await writeFile(rowsPath, rows.map((row) => `${dataset.serializeRow(row)}\n`).join(''))
+  await writeProbeRows(options.envId, rowsPath)
   const out = join(options.work, 'probe.json')
   const server = await options.startServer({ envId: options.envId })
   try {
     await runPython({
       python: options.python,
-      args: [
-        '-m',
-        'releaseops_train.probe',
-        '--rows',
-        rowsPath,
-        '--env-url',
-        server.url,
-        '--env-id',
-        options.envId,
-        '--count',
-        String(probeSettings.rows),
-        '--samples-per-row',
-        String(probeSettings.samplesPerRow),
-        '--seed',
-        String(probeSettings.seed),
-        '--max-new-tokens',
-        String(probeSettings.maxNewTokens),
-        '--temperature',
-        String(options.temperature),
-        '--model',
-        `before=${options.before}`,
-        '--model',
-        `after=${options.after}`,
-        '--out',
-        out,
-      ],
+      args: probeArguments({ ...options, rowsPath, envUrl: server.url, out }),
       label: 'probe',
     })
   } finally {
     await server.close()
   }
-  const parsed = probeReportSchema.safeParse(JSON.parse(await readFile(out, 'utf8')))
-  if (!parsed.success) throw new SmokeStepError('bad_probe_report', `${out}: ${parsed.error.issues[0]?.message}`)
+  return learningFromProbe(out)
+}
+
+/** The probe's report judged: the learning record and the smoke's check line. */
+export async function learningFromProbe(reportPath: string): Promise<{ learning: Learning; check: SmokeCheck }> {
+  const parsed = probeReportSchema.safeParse(JSON.parse(await readFile(reportPath, 'utf8')))
+  if (!parsed.success) throw new SmokeStepError('bad_probe_report', `${reportPath}: ${parsed.error.issues[0]?.message}`)
   const { before, after } = parsed.data.models
   const verdict = learningVerdict(before.per_sample, after.per_sample)
   const { reward, accepted_call_rate: accepted } = verdict.metrics
@@ -98,7 +103,7 @@ export async function runLearningProbe(options: {
     before: (shown ?? reward).before,
     after: (shown ?? reward).after,
     held_out_split: probeSettings.split,
-    rows: rows.length,
+    rows: verdict.rows,
     samples_per_row: probeSettings.samplesPerRow,
     seed: probeSettings.seed,
     verdict,

@@ -15,7 +15,6 @@
  * ```
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { errorReplySchema } from '../../core/wire/openenv-reply.js'
@@ -31,28 +30,13 @@ import {
   trainingStartReplySchema,
   trainingStatusReplySchema,
 } from './smoke-replies.js'
-import {
-  checkRlPython,
-  log,
-  qwen3TokenizerFolder,
-  runPython,
-  type SmokeServerStarter,
-  SmokeStepError,
-  sleep,
-  stampMatches,
-  writeWarmupTrajectories,
-} from './smoke-steps.js'
+import { checkRlPython, log, runPython, type SmokeServerStarter, SmokeStepError, sleep } from './smoke-steps.js'
 import { runStopCheck } from './stop-check.js'
+import { planTinyModel } from './tiny-model-plan.js'
+import { tinyModelFolders, warmupDefaults } from './tiny-model-settings.js'
 
 /** The env the smoke trains on: the default env. */
 export const smokeEnvId = 'releaseops-v3'
-
-/**
- * The tiny model and its warm-up. 64 wide, the model learns the call's format but writes `arguments`
- * where the tool's name goes (the token before both is the same; decision 0054); 128 wide it writes
- * the name (decision 0061).
- */
-export const warmupSettings = { hiddenSize: 128, layers: 2, learningRate: '5e-3', heldOut: 8, seed: 0 } as const
 
 export interface SmokeOptions {
   python?: string
@@ -82,58 +66,25 @@ async function prepareModel(
   options: SmokeOptions & { python: string; outputsRoot: string; work: string },
   timings: Record<string, number>,
 ) {
-  const trajectories = join(options.work, 'warmup-trajectories.jsonl')
-  const sha = await timed(timings, 'record warm-up trajectories', () =>
-    writeWarmupTrajectories({ envId: options.env, rows: options.warmupRows, path: trajectories }),
+  const plan = await timed(timings, 'record warm-up trajectories', () =>
+    planTinyModel({
+      envId: options.env,
+      outputsRoot: options.outputsRoot,
+      trajectoriesPath: join(options.work, 'warmup-trajectories.jsonl'),
+      warmupSteps: options.warmupSteps,
+      warmupRows: options.warmupRows,
+      temperature: options.temperature,
+      minToolCallRate: warmupDefaults.minToolCallRate,
+    }),
   )
-  const random = join(options.outputsRoot, 'models', 'tiny-qwen3-random')
-  const warm = join(options.outputsRoot, 'models', 'tiny-qwen3-warm')
-  const w = warmupSettings
-  const key = `${sha} steps=${options.warmupSteps} lr=${w.learningRate} temperature=${options.temperature} held-out=${w.heldOut} hidden=${w.hiddenSize} layers=${w.layers} seed=${w.seed}`
-  const stamp = join(warm, 'releaseops-warmup.key')
-  if (existsSync(join(warm, 'model.safetensors')) && (await stampMatches(stamp, key))) {
-    log(`warmed model cached at ${warm} (same trajectories and settings)`)
+  if (plan.cached) {
+    log(`warmed model cached at ${plan.warm} (same trajectories and settings)`)
     return
   }
-  await timed(timings, 'build tiny Qwen3', () =>
-    runPython({
-      python: options.python,
-      args: [
-        ...['-m', 'releaseops_train.tiny_qwen3', '--tokenizer', qwen3TokenizerFolder(), '--out', random],
-        ...['--hidden-size', String(w.hiddenSize), '--layers', String(w.layers), '--seed', String(w.seed)],
-      ],
-      label: 'tiny_qwen3',
-    }),
-  )
-  await timed(timings, 'warm-up', () =>
-    runPython({
-      python: options.python,
-      args: [
-        '-m',
-        'releaseops_train.warmup',
-        '--model',
-        random,
-        '--trajectories',
-        trajectories,
-        '--out',
-        warm,
-        '--steps',
-        String(options.warmupSteps),
-        '--max-turns',
-        '1',
-        '--learning-rate',
-        w.learningRate,
-        '--held-out',
-        String(w.heldOut),
-        '--temperature',
-        String(options.temperature),
-        '--seed',
-        String(w.seed),
-      ],
-      label: 'warmup',
-    }),
-  )
-  await writeFile(stamp, `${key}\n`)
+  for (const step of plan.steps) {
+    await timed(timings, step.name, () => runPython({ python: options.python, args: step.args, label: step.name }))
+  }
+  await plan.stamp()
 }
 
 export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeServerStarter }): Promise<void> {
@@ -169,7 +120,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
     const body = {
       preset: 'smoke',
       env_id: flags.env,
-      model_path: 'models/tiny-qwen3-warm',
+      model_path: tinyModelFolders.warm,
       max_steps: flags.steps,
       // 4 prompts × 4 samples a step: with 2 prompts a step the learning probe's verdict turned on the seed.
       num_generations: 4,
@@ -256,7 +207,7 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
           python,
           envId: flags.env,
           work,
-          before: join(outputsRoot, 'models', 'tiny-qwen3-warm'),
+          before: join(outputsRoot, tinyModelFolders.warm),
           after: join(outputsRoot, 'runs', runId, 'final'),
           temperature: flags.temperature,
           startServer: flags.startServer,
@@ -264,6 +215,11 @@ export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeSe
       )
       learning = probe.learning
       checks.push(probe.check)
+      // Beside the run, so the dashboard's runs view shows the verdict too.
+      await writeFile(
+        join(outputsRoot, 'runs', runId, 'learning.json'),
+        `${JSON.stringify({ ...learning, check: probe.check }, null, 2)}\n`,
+      )
     } else {
       checks.push({ name: learningCheckName, ok: false, detail: 'the run did not succeed' })
     }

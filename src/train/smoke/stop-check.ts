@@ -7,13 +7,14 @@ import type { SmokeCheck } from './smoke-checks.js'
 import { parseReply, type SmokeClient } from './smoke-client.js'
 import { trainingMetricsReplySchema, trainingStartReplySchema, trainingStatusReplySchema } from './smoke-replies.js'
 import { log, sleep } from './smoke-steps.js'
+import { tinyModelFolders } from './tiny-model-settings.js'
 
 export async function runStopCheck(options: { client: SmokeClient; env: string }): Promise<SmokeCheck[]> {
   const { client } = options
   const start = await client.request('POST', '/train/start', {
     preset: 'pilot',
     env_id: options.env,
-    model_path: 'models/tiny-qwen3-warm',
+    model_path: tinyModelFolders.warm,
     max_steps: 500,
     num_generations: 2,
     per_device_train_batch_size: 2,

@@ -10,7 +10,8 @@ export type ShortRuleId = (typeof shortRuleIds)[number]
 export const acceptedRuleIds = [...shortRuleIds, ...ruleIds] as const
 export type AcceptedRuleId = (typeof acceptedRuleIds)[number]
 
-const canonicalByAlias: Record<string, RuleId> = {
+/** Every accepted spelling of a rule and the rule it names (the `rule_id` argument's aliases). */
+export const canonicalByAlias: Readonly<Record<string, RuleId>> = {
   S1: 'no_p1_open',
   S2: 'payments_tests_must_pass',
   S3: 'deploy_checks_before_ship',

@@ -1,6 +1,7 @@
 /** @module envs/releaseops/v1: the `releaseops-v1` registration and its baselines. */
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
+import { canonicalByAlias } from '../shared/safety-rules.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
 import { datasetV1 } from './dataset.js'
 import { naivePolicy } from './policies/naive.js'
@@ -13,6 +14,7 @@ export const releaseOpsV1: EnvRegistration<ReleaseOpsV1Observation> = {
   create: () => new ReleaseOpsV1Env(),
   dataset: datasetV1,
   summarizeEpisode: summarizeReleaseOpsEpisode,
+  argumentAliases: { rule_id: canonicalByAlias },
 }
 
 export const releaseOpsV1Policies: PolicyRegistration[] = [

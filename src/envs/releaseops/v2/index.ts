@@ -2,6 +2,7 @@
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
 import { baselinePolicies } from '../arena/policies/baseline-policies.js'
+import { canonicalByAlias } from '../shared/safety-rules.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
 import { datasetV2 } from './dataset.js'
 import { oraclePolicy } from './policies/oracle.js'
@@ -12,6 +13,7 @@ export const releaseOpsV2: EnvRegistration<ReleaseOpsV2Observation> = {
   create: () => new ReleaseOpsV2Env(),
   dataset: datasetV2,
   summarizeEpisode: summarizeReleaseOpsEpisode,
+  argumentAliases: { rule_id: canonicalByAlias },
 }
 
 export const releaseOpsV2Policies: PolicyRegistration[] = [

@@ -2,6 +2,7 @@
 import type { EnvRegistration } from '../../../core/registry/env-registry.js'
 import type { PolicyRegistration } from '../../../core/registry/policy-registry.js'
 import { baselinePolicies } from '../arena/policies/baseline-policies.js'
+import { canonicalByAlias } from '../shared/safety-rules.js'
 import { summarizeReleaseOpsEpisode } from '../shared/summarize-episode.js'
 import { releaseOpsV3Audit } from './audit/releaseops-audit.js'
 import { datasetV3 } from './dataset.js'
@@ -15,6 +16,7 @@ export const releaseOpsV3: EnvRegistration<ReleaseOpsV3Observation> = {
   create: () => new ReleaseOpsV3Env(),
   dataset: datasetV3,
   summarizeEpisode: summarizeReleaseOpsEpisode,
+  argumentAliases: { rule_id: canonicalByAlias },
   audit: releaseOpsV3Audit,
 }
 
