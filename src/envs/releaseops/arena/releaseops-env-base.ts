@@ -25,6 +25,7 @@ import type { EpisodeV2, ToolOutcome } from './episode.js'
 import { hiddenStateOf } from './hidden-state.js'
 import { type ObservationViewV2, ViewBuilder } from './observation-view.js'
 import type { ScenarioV2 } from './scenario.js'
+import { ScenarioRandom } from './scenario-random.js'
 
 export type ReleaseOpsObservation = {
   view: ObservationViewV2
@@ -46,7 +47,8 @@ export interface ReleaseOpsEnvParts<F extends string, E extends EpisodeV2> {
   spec: EnvSpec
   // biome-ignore lint/suspicious/noExplicitAny: the schema's input type is the version's own.
   optionsSchema: z.ZodType<ReleaseOpsResetOptions<F>, any>
-  buildScenario: (options: { family: F; seed: number; difficulty: Difficulty; archetypeMix: string }) => {
+  /** Builds each reset's scenario from the env's own streams (`random`), re-seeded in place. */
+  buildScenario: (options: { family: F; seed: number; difficulty: Difficulty; archetypeMix: string; random: ScenarioRandom }) => {
     scenario: ScenarioV2
     oracle: OracleProof
   }
@@ -66,6 +68,8 @@ export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> i
   protected noProgressStreak = 0
   protected noProgressLimit = 6
   private proof: OracleProof | undefined
+  /** This env's random streams: every reset re-seeds them, no other env draws from them. */
+  private readonly random = new ScenarioRandom()
 
   constructor(private readonly parts: ReleaseOpsEnvParts<F, E>) {
     this.spec = parts.spec
@@ -78,6 +82,7 @@ export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> i
       seed,
       difficulty: options.difficulty,
       archetypeMix: options.archetype_mix ?? this.parts.defaultMix(options.family),
+      random: this.random,
     })
     this.episode = this.parts.newEpisode(scenario)
     this.views = new ViewBuilder(scenario)
