@@ -10,10 +10,10 @@ import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { applyCall } from './apply-call.js'
 import type { Difficulty } from './difficulty.js'
 import { drawScenario } from './draw-scenario.js'
-import { EpisodeV2 } from './episode.js'
+import { ArenaEpisode } from './episode.js'
 import type { FamilyV2 } from './families/index.js'
 import { oracleNextCall } from './oracle-plan.js'
-import type { ScenarioV2 } from './scenario.js'
+import type { Scenario } from './scenario.js'
 import type { DrawScenarioOptions } from './scenario-draft.js'
 import { ScenarioRandom } from './scenario-random.js'
 
@@ -34,7 +34,7 @@ export interface OracleProof {
 }
 
 export interface ProvenScenario {
-  scenario: ScenarioV2
+  scenario: Scenario
   /** The oracle's episode reward: the most any policy can score on this scenario. */
   oracle: OracleProof
 }
@@ -43,8 +43,8 @@ export const maxGenerationAttempts = 8
 const proofStepLimit = 64
 
 /** Plays the oracle on a fresh episode of `scenario`. */
-export function playOracle(scenario: ScenarioV2): OracleProof {
-  const episode = new EpisodeV2(scenario)
+export function playOracle(scenario: Scenario): OracleProof {
+  const episode = new ArenaEpisode(scenario)
   let steps = 0
   for (; steps < proofStepLimit; steps++) {
     const call = oracleNextCall(episode)
@@ -57,7 +57,7 @@ export function playOracle(scenario: ScenarioV2): OracleProof {
 
 export function buildScenarioV2(
   options: BuildScenarioV2Options,
-  draw: (options: DrawScenarioOptions) => ScenarioV2 = drawScenario,
+  draw: (options: DrawScenarioOptions) => Scenario = drawScenario,
 ): ProvenScenario {
   const { random = new ScenarioRandom(), ...request } = options
   for (let attempt = 0; attempt < maxGenerationAttempts; attempt++) {

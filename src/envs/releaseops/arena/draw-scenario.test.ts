@@ -12,12 +12,12 @@ import {
   visibleDrawSteps,
 } from './draw-scenario.js'
 import { familiesV2, familySpec } from './families/index.js'
-import type { ScenarioV2 } from './scenario.js'
+import type { Scenario } from './scenario.js'
 import { type DrawScenarioOptions, ScenarioDraft } from './scenario-draft.js'
 import { ScenarioRandom } from './scenario-random.js'
 
 /** Everything a scenario holds, as text (maps as entries; template functions are the family's own). */
-const fingerprint = (scenario: ScenarioV2) =>
+const fingerprint = (scenario: Scenario) =>
   JSON.stringify(scenario, (_key, value) => (value instanceof Map ? [...value.entries()] : value))
 
 const request: fc.Arbitrary<DrawScenarioOptions> = fc.record({
@@ -30,7 +30,7 @@ const request: fc.Arbitrary<DrawScenarioOptions> = fc.record({
 })
 
 /** One draw as its steps on its own draft, the last one finishing the scenario. */
-function stepsOf(options: DrawScenarioOptions, finished: (scenario: ScenarioV2) => void): (() => void)[] {
+function stepsOf(options: DrawScenarioOptions, finished: (scenario: Scenario) => void): (() => void)[] {
   const draft = new ScenarioDraft(options)
   return [...visibleDrawSteps.map((step) => () => step(draft)), () => finished(draft.toScenario(drawHiddenTruth(draft)))]
 }
@@ -62,7 +62,7 @@ describe('drawing a scenario in steps', () => {
   it('interleaves two draws step by step and gets the scenarios each gives alone', () => {
     fc.assert(
       fc.property(request, request, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), (a, b, schedule) => {
-        const results: ScenarioV2[] = []
+        const results: Scenario[] = []
         interleave(
           stepsOf({ ...a, random: new ScenarioRandom() }, (scenario) => (results[0] = scenario)),
           stepsOf({ ...b, random: new ScenarioRandom() }, (scenario) => (results[1] = scenario)),
@@ -100,13 +100,13 @@ describe('drawing a scenario in steps', () => {
   it('would catch two drafts sharing one pair of streams (why each env owns its own)', () => {
     const shared = new ScenarioRandom()
     const other = { ...base, seed: 12 }
-    const results: ScenarioV2[] = []
+    const results: Scenario[] = []
     interleave(
       stepsOf({ ...base, random: shared }, (scenario) => (results[0] = scenario)),
       stepsOf({ ...other, random: shared }, (scenario) => (results[1] = scenario)),
       [true, false],
     )
-    expect(fingerprint(results[0] as ScenarioV2)).not.toBe(fingerprint(drawScenario(base)))
+    expect(fingerprint(results[0] as Scenario)).not.toBe(fingerprint(drawScenario(base)))
   })
 })
 
@@ -129,7 +129,7 @@ describe('the steps, one at a time', () => {
     drawSchedule(draft)
     drawNextPhase(draft)
     drawNextPhase(draft)
-    const [first, second] = draft.phases as [ScenarioV2['phases'][number], ScenarioV2['phases'][number]]
+    const [first = [], second = []] = draft.phases
     const spec = familySpec(base.family)
     for (const [index, phase] of [first, second].entries()) {
       const template = index === 0 ? spec.initial : spec.revision

@@ -9,7 +9,7 @@ import { distractorClaims, distractorTicketText } from '../v1/texts.js'
 import { archetypeBehaviours, developerRecord } from './archetypes.js'
 import { badValue, factKeys } from './facts.js'
 import type { ArtifactTemplate, PhaseTemplate } from './family-spec.js'
-import type { HiddenTruth, ProposalV2, ScenarioV2 } from './scenario.js'
+import type { HiddenTruth, Proposal, Scenario } from './scenario.js'
 import { type DrawScenarioOptions, ScenarioDraft } from './scenario-draft.js'
 
 const phaseCount = 3
@@ -45,7 +45,7 @@ function familyProposals(context: {
   template: PhaseTemplate
   slots: Record<string, string>
   phase: number
-}): ProposalV2[] {
+}): Proposal[] {
   const { draft, slots, phase } = context
   return context.template.proposals.map((item) => {
     const archetype = draft.cast[item.role]
@@ -69,12 +69,12 @@ function familyProposals(context: {
 }
 
 /** Developers' triage requests that matter to no rule; some are decoys that name a risky area. */
-function distractorProposals(draft: ScenarioDraft, phase: number): ProposalV2[] {
+function distractorProposals(draft: ScenarioDraft, phase: number): Proposal[] {
   const { level, visible } = draft
   const range = phase === 1 ? level.distractors : level.laterDistractors
   const count = visible.randint(range[0], range[1])
   const decoyCount = Math.min(count, visible.randint(level.decoys[0], level.decoys[1]))
-  const list: ProposalV2[] = []
+  const list: Proposal[] = []
   for (let index = 0; index < count; index++) {
     const worker = draft.nextDeveloperId()
     draft.addWorker(worker, 'developer', 'developer')
@@ -142,7 +142,7 @@ function rollsFor<K extends string>(keys: readonly K[], rng: PythonRandom): Reco
   return rolls
 }
 
-export function drawScenario(options: DrawScenarioOptions): ScenarioV2 {
+export function drawScenario(options: DrawScenarioOptions): Scenario {
   const draft = new ScenarioDraft(options)
   for (const step of visibleDrawSteps) step(draft)
   return draft.toScenario(drawHiddenTruth(draft))

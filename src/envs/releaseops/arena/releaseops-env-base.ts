@@ -21,14 +21,14 @@ import { parseToolArguments, type ToolDefinition } from '../../../core/tools/def
 import { releaseOpsTools } from '../shared/tools.js'
 import type { OracleProof } from './build-scenario.js'
 import type { Difficulty } from './difficulty.js'
-import type { EpisodeV2, ToolOutcome } from './episode.js'
+import type { ArenaEpisode, ToolOutcome } from './episode.js'
 import { hiddenStateOf } from './hidden-state.js'
-import { type ObservationViewV2, ViewBuilder } from './observation-view.js'
-import type { ScenarioV2 } from './scenario.js'
+import { type ArenaObservationView, ViewBuilder } from './observation-view.js'
+import type { Scenario } from './scenario.js'
 import { ScenarioRandom } from './scenario-random.js'
 
 export type ReleaseOpsObservation = {
-  view: ObservationViewV2
+  view: ArenaObservationView
   /** The tool this observation answers (absent after reset). */
   tool?: string
   result?: JsonObject
@@ -43,23 +43,23 @@ export interface ReleaseOpsResetOptions<F extends string> {
   no_progress_limit: number
 }
 
-export interface ReleaseOpsEnvParts<F extends string, E extends EpisodeV2> {
+export interface ReleaseOpsEnvParts<F extends string, E extends ArenaEpisode> {
   spec: EnvSpec
   // biome-ignore lint/suspicious/noExplicitAny: the schema's input type is the version's own.
   optionsSchema: z.ZodType<ReleaseOpsResetOptions<F>, any>
   /** Builds each reset's scenario from the env's own streams (`random`), re-seeded in place. */
   buildScenario: (options: { family: F; seed: number; difficulty: Difficulty; archetypeMix: string; random: ScenarioRandom }) => {
-    scenario: ScenarioV2
+    scenario: Scenario
     oracle: OracleProof
   }
   defaultMix: (family: F) => string
-  newEpisode: (scenario: ScenarioV2) => E
+  newEpisode: (scenario: Scenario) => E
   applyCall: (episode: E, name: string, args: Record<string, string>) => ToolOutcome
 }
 
 const toolsByName = new Map<string, ToolDefinition>(releaseOpsTools.map((tool) => [tool.name, tool]))
 
-export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> implements Env<ReleaseOpsObservation> {
+export abstract class ReleaseOpsEnvBase<F extends string, E extends ArenaEpisode> implements Env<ReleaseOpsObservation> {
   readonly spec: EnvSpec
   protected episode: E | undefined
   protected views: ViewBuilder | undefined

@@ -10,7 +10,7 @@ import { type Archetype, archetypeBehaviours } from './archetypes.js'
 import { type Difficulty, type DifficultyLevel, difficultyLevels } from './difficulty.js'
 import { type FamilyV2, familySpec } from './families/index.js'
 import type { ArtifactTemplate, FamilySpec } from './family-spec.js'
-import type { ArtifactV2, HiddenTruth, ProposalV2, ScenarioV2, WorkerV2 } from './scenario.js'
+import type { ArenaWorker, Artifact, HiddenTruth, Proposal, Scenario } from './scenario.js'
 import { ScenarioRandom } from './scenario-random.js'
 
 export interface DrawScenarioOptions {
@@ -56,17 +56,17 @@ export class ScenarioDraft {
   readonly hidden: PythonRandom
   hours = 0
   budget = 0
-  readonly artifacts = new Map<string, ArtifactV2>()
-  readonly proposals = new Map<string, ProposalV2>()
+  readonly artifacts = new Map<string, Artifact>()
+  readonly proposals = new Map<string, Proposal>()
   /** Proposals of each drawn phase, in view order. */
-  readonly phases: ProposalV2[][] = []
+  readonly phases: Proposal[][] = []
   /** Each drawn phase's artifact ids by template slot. */
   readonly phaseSlots: Record<string, string>[] = []
   /** Workers in creation order: a worker's ordinal indexes its hidden rolls. */
-  readonly workersByOrdinal: WorkerV2[] = []
-  readonly workerById = new Map<string, WorkerV2>()
+  readonly workersByOrdinal: ArenaWorker[] = []
+  readonly workerById = new Map<string, ArenaWorker>()
   /** `worker_stats` order, drawn once every worker is known. */
-  workers: readonly WorkerV2[] = []
+  workers: readonly ArenaWorker[] = []
   private readonly proposalNumbers = new DistinctNumbers(100, 999)
   private readonly artifactNumbers = new DistinctNumbers(1000, 9999)
   private readonly developerNumbers = new DistinctNumbers(10, 99)
@@ -92,7 +92,13 @@ export class ScenarioDraft {
   /** Adds a worker the first time it appears (its record is drawn later, once every worker is known). */
   addWorker(id: string, role: Role | 'developer', archetype: Archetype | 'developer'): void {
     if (this.workerById.has(id)) return
-    const worker: WorkerV2 = { id, ordinal: this.workersByOrdinal.length, role, archetype, recent: { correct: 0, incorrect: 0 } }
+    const worker: ArenaWorker = {
+      id,
+      ordinal: this.workersByOrdinal.length,
+      role,
+      archetype,
+      recent: { correct: 0, incorrect: 0 },
+    }
     this.workerById.set(id, worker)
     this.workersByOrdinal.push(worker)
   }
@@ -106,7 +112,7 @@ export class ScenarioDraft {
   }
 
   /** The finished scenario, once every visible step has run and `hidden` truth is drawn. */
-  toScenario(hidden: HiddenTruth): ScenarioV2 {
+  toScenario(hidden: HiddenTruth): Scenario {
     const { options, spec, level } = this
     const revisionAuthor = spec.revision.proposals.find((item) => item.request === 'ship_release_candidate')?.role ?? 'author'
     const author = archetypeBehaviours[this.cast[revisionAuthor]]

@@ -8,7 +8,7 @@ import type { OracleProof } from '../arena/build-scenario.js'
 import type { Difficulty } from '../arena/difficulty.js'
 import { drawScenario } from '../arena/draw-scenario.js'
 import type { FamilyV2 } from '../arena/families/index.js'
-import type { ScenarioV2 } from '../arena/scenario.js'
+import type { Scenario } from '../arena/scenario.js'
 import { ScenarioRandom } from '../arena/scenario-random.js'
 import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { applyCallV3 } from './apply-call.js'
@@ -29,14 +29,14 @@ export interface BuildScenarioV3Options {
 }
 
 export interface ProvenScenarioV3 {
-  scenario: ScenarioV2
+  scenario: Scenario
   oracle: OracleProof
 }
 
 const maxGenerationAttempts = 8
 const proofStepLimit = 64
 
-export function playOracleV3(scenario: ScenarioV2): OracleProof {
+export function playOracleV3(scenario: Scenario): OracleProof {
   const episode = new EpisodeV3(scenario)
   let steps = 0
   for (; steps < proofStepLimit; steps++) {
@@ -49,7 +49,7 @@ export function playOracleV3(scenario: ScenarioV2): OracleProof {
 }
 
 /** One draw: v2's generator with the v3 family spec and evidence table, and partial re-runs where the author links them. */
-export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): ScenarioV2 {
+export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): Scenario {
   const drawn = drawScenario({ ...options, family: options.family as FamilyV2, spec: familySpecV3(options.family) })
   return withPartialReruns({
     ...drawn,
