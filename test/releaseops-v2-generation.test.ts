@@ -9,7 +9,7 @@ import { buildScenarioV2 } from '../src/envs/releaseops/arena/build-scenario.js'
 import { type Difficulty, difficulties } from '../src/envs/releaseops/arena/difficulty.js'
 import { factKeys, isFactBad } from '../src/envs/releaseops/arena/facts.js'
 import { familiesV2, familySpec, familySpecs } from '../src/envs/releaseops/arena/families/index.js'
-import type { ScenarioV2 } from '../src/envs/releaseops/arena/scenario.js'
+import type { Scenario } from '../src/envs/releaseops/arena/scenario.js'
 import type { ReleaseFacts } from '../src/envs/releaseops/shared/safety-rules.js'
 
 const scenarios = (difficulty: Difficulty, seeds: number) =>
@@ -122,7 +122,7 @@ describe('releaseops-v2 generation', () => {
   it('difficulty scales distractors, budget, deadline, evidence, misleading claims and revision quality', () => {
     const stats = difficulties.map((difficulty) => {
       const all = scenarios(difficulty, 150)
-      const average = (pick: (scenario: ScenarioV2) => number) =>
+      const average = (pick: (scenario: Scenario) => number) =>
         all.reduce((total, scenario) => total + pick(scenario), 0) / all.length
       return {
         distractors: average((scenario) => scenario.phases[0]!.filter((proposal) => proposal.role === 'developer').length),
@@ -159,7 +159,7 @@ describe('releaseops-v2 generation', () => {
       difficulty: 'high',
       archetypeMix: 'deadline__careful__overconfident',
     } as const
-    const text = (scenario: ScenarioV2) =>
+    const text = (scenario: Scenario) =>
       JSON.stringify({ ...scenario, artifacts: [...scenario.artifacts], proposals: [...scenario.proposals], workerById: null })
     expect(text(buildScenarioV2(options).scenario)).toBe(text(buildScenarioV2(options).scenario))
     expect(text(buildScenarioV2({ ...options, seed: 78 }).scenario)).not.toBe(text(buildScenarioV2(options).scenario))

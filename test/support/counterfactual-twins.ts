@@ -12,21 +12,21 @@ import type { Env, StepResult, ToolCall } from '../../src/core/env/env-api.js'
 import { PythonRandom } from '../../src/core/python/python-random.js'
 import { CallSampler } from '../../src/core/testing/call-sampler.js'
 import { difficulties } from '../../src/envs/releaseops/arena/difficulty.js'
-import type { EpisodeV2 } from '../../src/envs/releaseops/arena/episode.js'
+import type { ArenaEpisode } from '../../src/envs/releaseops/arena/episode.js'
 import type { FactKey } from '../../src/envs/releaseops/arena/facts.js'
 import type { ReleaseOpsObservation } from '../../src/envs/releaseops/arena/releaseops-env-base.js'
-import { type ArtifactV2, artifactReveals, type ScenarioV2 } from '../../src/envs/releaseops/arena/scenario.js'
+import { type Artifact, artifactReveals, type Scenario } from '../../src/envs/releaseops/arena/scenario.js'
 import { holdReasons, questionTypes } from '../../src/envs/releaseops/shared/constants.js'
 import { acceptedRuleIds, type ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
 import type { VersionUnderTest } from './version-under-test.js'
 
-type TwinEnv = Env<ReleaseOpsObservation> & { privilegedEpisode(): EpisodeV2 | undefined }
+type TwinEnv = Env<ReleaseOpsObservation> & { privilegedEpisode(): ArenaEpisode | undefined }
 
 export interface TwinsSpec<F extends string = string> extends VersionUnderTest<F> {
   /** A fresh env; with overrides, one whose every scenario has those facts flipped. */
   newEnv: (factOverrides?: Partial<ReleaseFacts>) => TwinEnv
   /** Reveals beyond v2's: whether inspecting `artifact` may also show `fact`. */
-  alsoReveals?: (artifact: ArtifactV2, fact: FactKey) => boolean
+  alsoReveals?: (artifact: Artifact, fact: FactKey) => boolean
 }
 
 const evidenceTools = ['inspect_pr_diff', 'inspect_ci_run', 'inspect_ticket'] as const
@@ -58,7 +58,7 @@ function randomCall(rng: PythonRandom, observation: ReleaseOpsObservation, seenR
 /** Whether `call` is an action allowed to reveal `fact` in the current state of `env` (the unflipped twin). */
 function mayReveal(options: {
   env: TwinEnv
-  scenario: ScenarioV2
+  scenario: Scenario
   call: ToolCall
   fact: FactKey
   alsoReveals?: TwinsSpec['alsoReveals'] | undefined
@@ -110,7 +110,7 @@ export function describeCounterfactualTwins<F extends string>(spec: TwinsSpec<F>
                 factOverrides: { [fact]: !base.hidden.facts[fact] },
               }).scenario
               expect(twin.hidden.facts[fact]).toBe(!base.hidden.facts[fact])
-              const visible = (scenario: ScenarioV2) =>
+              const visible = (scenario: Scenario) =>
                 JSON.stringify({
                   attempt: scenario.attempt,
                   hours: scenario.hours,

@@ -6,19 +6,19 @@
  * the shipped baseline (the same policy, with this reading list).
  */
 
-import type { ObservationViewV2, ProposalViewV2 } from '../../src/envs/releaseops/arena/observation-view.js'
+import type { ArenaObservationView, ProposalView } from '../../src/envs/releaseops/arena/observation-view.js'
 import { isShip } from '../../src/envs/releaseops/arena/policies/calls.js'
 import { rerunClaim } from '../../src/envs/releaseops/v3/partial-rerun.js'
 import { evidenceHeuristicPolicy } from '../../src/envs/releaseops/v3/policies/evidence-heuristic.js'
 
-const vouches = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('pass')
-const dissents = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('fail')
+const vouches = (proposal: ProposalView) => Object.values(proposal.claims).includes('pass')
+const dissents = (proposal: ProposalView) => Object.values(proposal.claims).includes('fail')
 
 /** Refs worth reading, in order: the ship's, the vouching proposals', the dissenters', then (past a re-run) the team's. */
-function rerunReadingList(view: ObservationViewV2, first: readonly string[]): string[] {
+function rerunReadingList(view: ArenaObservationView, first: readonly string[]): string[] {
   const refs: string[] = [...first]
-  const rerun = (proposal: ProposalViewV2) => proposal.claim.includes(rerunClaim)
-  const add = (proposal: ProposalViewV2) => {
+  const rerun = (proposal: ProposalView) => proposal.claim.includes(rerunClaim)
+  const add = (proposal: ProposalView) => {
     for (const ref of proposal.refs) if (!refs.includes(ref) && !(rerun(proposal) && ref.startsWith('ci_run_'))) refs.push(ref)
   }
   for (const proposal of view.proposals.filter(isShip)) add(proposal)

@@ -2,7 +2,7 @@
 
 import type { OracleProof } from '../../src/envs/releaseops/arena/build-scenario.js'
 import type { Difficulty } from '../../src/envs/releaseops/arena/difficulty.js'
-import type { ScenarioV2 } from '../../src/envs/releaseops/arena/scenario.js'
+import type { Scenario } from '../../src/envs/releaseops/arena/scenario.js'
 import type { ReleaseFacts } from '../../src/envs/releaseops/shared/safety-rules.js'
 
 export interface VersionUnderTest<F extends string> {
@@ -15,5 +15,5 @@ export interface VersionUnderTest<F extends string> {
     difficulty: Difficulty
     archetypeMix: string
     factOverrides?: Partial<ReleaseFacts>
-  }) => { scenario: ScenarioV2; oracle: OracleProof }
+  }) => { scenario: Scenario; oracle: OracleProof }
 }

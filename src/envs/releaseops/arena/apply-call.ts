@@ -1,12 +1,12 @@
 /** @module envs/releaseops/arena: routes a validated tool call to the episode (the env and the generator's proof share it). */
 import type { HoldReason, QuestionType } from '../shared/constants.js'
-import type { EpisodeV2, ToolOutcome } from './episode.js'
+import type { ArenaEpisode, ToolOutcome } from './episode.js'
 import { askWorker, type EvidenceTool, inspectArtifact } from './evidence-actions.js'
 
-type Inspect<E extends EpisodeV2> = (episode: E, tool: EvidenceTool, id: string) => ToolOutcome
+type Inspect<E extends ArenaEpisode> = (episode: E, tool: EvidenceTool, id: string) => ToolOutcome
 
 /** The call router of a version, given its inspection tool (v3's reads joint evidence). */
-export function callRouter<E extends EpisodeV2>(
+export function callRouter<E extends ArenaEpisode>(
   inspect: Inspect<E>,
 ): (episode: E, name: string, args: Record<string, string>) => ToolOutcome {
   return (episode, name, args) => {
@@ -31,4 +31,4 @@ export function callRouter<E extends EpisodeV2>(
   }
 }
 
-export const applyCall = callRouter<EpisodeV2>(inspectArtifact)
+export const applyCall = callRouter<ArenaEpisode>(inspectArtifact)

@@ -9,11 +9,13 @@ import { ReleaseOpsError } from '../../../core/errors/release-ops-error.js'
 import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { applyCall } from './apply-call.js'
 import type { Difficulty } from './difficulty.js'
-import { type DrawScenarioOptions, drawScenario } from './draw-scenario.js'
-import { EpisodeV2 } from './episode.js'
+import { drawScenario } from './draw-scenario.js'
+import { ArenaEpisode } from './episode.js'
 import type { FamilyV2 } from './families/index.js'
 import { oracleNextCall } from './oracle-plan.js'
-import type { ScenarioV2 } from './scenario.js'
+import type { Scenario } from './scenario.js'
+import type { DrawScenarioOptions } from './scenario-draft.js'
+import { ScenarioRandom } from './scenario-random.js'
 
 export interface BuildScenarioV2Options {
   family: FamilyV2
@@ -21,6 +23,8 @@ export interface BuildScenarioV2Options {
   difficulty: Difficulty
   archetypeMix: string
   factOverrides?: Partial<ReleaseFacts>
+  /** The streams every attempt re-seeds (an env passes its own); a fresh pair when absent. */
+  random?: ScenarioRandom
 }
 
 export interface OracleProof {
@@ -30,7 +34,7 @@ export interface OracleProof {
 }
 
 export interface ProvenScenario {
-  scenario: ScenarioV2
+  scenario: Scenario
   /** The oracle's episode reward: the most any policy can score on this scenario. */
   oracle: OracleProof
 }
@@ -39,8 +43,8 @@ export const maxGenerationAttempts = 8
 const proofStepLimit = 64
 
 /** Plays the oracle on a fresh episode of `scenario`. */
-export function playOracle(scenario: ScenarioV2): OracleProof {
-  const episode = new EpisodeV2(scenario)
+export function playOracle(scenario: Scenario): OracleProof {
+  const episode = new ArenaEpisode(scenario)
   let steps = 0
   for (; steps < proofStepLimit; steps++) {
     const call = oracleNextCall(episode)
@@ -53,16 +57,17 @@ export function playOracle(scenario: ScenarioV2): OracleProof {
 
 export function buildScenarioV2(
   options: BuildScenarioV2Options,
-  draw: (options: DrawScenarioOptions) => ScenarioV2 = drawScenario,
+  draw: (options: DrawScenarioOptions) => Scenario = drawScenario,
 ): ProvenScenario {
+  const { random = new ScenarioRandom(), ...request } = options
   for (let attempt = 0; attempt < maxGenerationAttempts; attempt++) {
-    const scenario = draw({ ...options, attempt })
+    const scenario = draw({ ...request, attempt, random })
     const oracle = playOracle(scenario)
     if (oracle.terminalReason === 'safe_ship') return { scenario, oracle }
   }
   throw new ReleaseOpsError({
     code: 'unwinnable_scenario',
     message: `No winnable draw for ${options.family} seed ${options.seed} (${options.difficulty}) in ${maxGenerationAttempts} attempts.`,
-    details: { ...options },
+    details: { ...request },
   })
 }

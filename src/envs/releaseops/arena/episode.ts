@@ -10,9 +10,9 @@ import { rewards } from '../shared/rewards.js'
 import { normalizeRuleId, type ReleaseFacts, type RuleId, shortRuleId, violatedRules } from '../shared/safety-rules.js'
 import { type FactKey, isFactBad, type ReleaseChecks, ruleOfFact, unverifiedChecks } from './facts.js'
 import { reviseCandidate } from './revise-candidate.js'
-import type { ProposalV2, ScenarioV2 } from './scenario.js'
+import type { Proposal, Scenario } from './scenario.js'
 
-export interface EpisodeMetricsV2 {
+export interface ArenaEpisodeMetrics {
   invalid_actions: number
   false_blocks: number
   true_blocks: number
@@ -35,7 +35,7 @@ export function failure(code: string, message: string): { error: StepError } {
   return { error: { code, message } }
 }
 
-export class EpisodeV2 {
+export class ArenaEpisode {
   /** The running episode reward. */
   reward = 0
   /** What the current step added. */
@@ -66,7 +66,7 @@ export class EpisodeV2 {
   readonly accepted = new Set<FactKey>()
   /** Blocks this phase, true or false: a revision after any block is focused and breaks nothing. */
   blocksThisPhase = 0
-  readonly metrics: EpisodeMetricsV2 = {
+  readonly metrics: ArenaEpisodeMetrics = {
     invalid_actions: 0,
     false_blocks: 0,
     true_blocks: 0,
@@ -74,7 +74,7 @@ export class EpisodeV2 {
     phase_advances: 0,
   }
 
-  constructor(readonly scenario: ScenarioV2) {
+  constructor(readonly scenario: Scenario) {
     this.hours = scenario.hours
     this.budget = scenario.budget
     this.initialBudget = scenario.budget
@@ -84,8 +84,8 @@ export class EpisodeV2 {
   }
 
   /** Proposals of the current phase, in view order. */
-  get activeProposals(): readonly ProposalV2[] {
-    return this.scenario.phases[this.phaseIndex - 1] as readonly ProposalV2[]
+  get activeProposals(): readonly Proposal[] {
+    return this.scenario.phases[this.phaseIndex - 1] as readonly Proposal[]
   }
 
   get phase(): string {
@@ -117,7 +117,7 @@ export class EpisodeV2 {
   }
 
   /** Rules approving this proposal would ship (a ship) or keep (a proposal vouching for those facts). */
-  keptViolations(proposal: ProposalV2): RuleId[] {
+  keptViolations(proposal: Proposal): RuleId[] {
     const rules: RuleId[] = []
     for (const fact of proposal.covers) {
       const rule = ruleOfFact[fact]
@@ -126,7 +126,7 @@ export class EpisodeV2 {
     return rules
   }
 
-  protected resolvable(proposalId: string): ProposalV2 | { error: StepError } {
+  protected resolvable(proposalId: string): Proposal | { error: StepError } {
     const proposal = this.scenario.proposals.get(proposalId)
     if (!proposal) return failure('unknown_proposal', `Unknown proposal ID: ${proposalId}`)
     if (proposal.phase !== this.phaseIndex) {
@@ -229,3 +229,11 @@ export class EpisodeV2 {
     reviseCandidate(this)
   }
 }
+
+// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
+/** @deprecated Use `ArenaEpisode`. */
+export const EpisodeV2 = ArenaEpisode
+/** @deprecated Use `ArenaEpisode`. */
+export type EpisodeV2 = ArenaEpisode
+/** @deprecated Use `ArenaEpisodeMetrics`. */
+export type EpisodeMetricsV2 = ArenaEpisodeMetrics

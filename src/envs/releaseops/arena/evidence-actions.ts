@@ -7,10 +7,10 @@
 import type { JsonObject } from '../../../core/json/json-value.js'
 import type { QuestionType } from '../shared/constants.js'
 import { rewards } from '../shared/rewards.js'
-import { type EpisodeV2, failure, type ToolOutcome } from './episode.js'
+import { type ArenaEpisode, failure, type ToolOutcome } from './episode.js'
 import { type FactKey, isFactBad, ruleOfFact } from './facts.js'
 import type { ArtifactKind } from './family-spec.js'
-import { type ArtifactV2, artifactReveals } from './scenario.js'
+import { type Artifact, artifactReveals } from './scenario.js'
 import { workerAnswer } from './worker-answer.js'
 
 export const evidenceTools = {
@@ -29,13 +29,13 @@ const toolOfKind: Record<ArtifactKind, EvidenceTool> = {
 }
 
 /** How a version reads an inspected, non-stale artifact: its text, and facts it verifies beyond its own reveals. */
-export interface ArtifactReading<E extends EpisodeV2> {
-  text(episode: E, artifact: ArtifactV2): string
-  alsoVerifies(episode: E, artifact: ArtifactV2): readonly FactKey[]
+export interface ArtifactReading<E extends ArenaEpisode> {
+  text(episode: E, artifact: Artifact): string
+  alsoVerifies(episode: E, artifact: Artifact): readonly FactKey[]
 }
 
 /** Records a verified fact; the first verification of a rule the first candidate breaks earns the bonus. */
-function verify(episode: EpisodeV2, fact: FactKey): void {
+function verify(episode: ArenaEpisode, fact: FactKey): void {
   episode.checks[fact] = episode.facts[fact]
   const rule = ruleOfFact[fact]
   if (
@@ -50,7 +50,7 @@ function verify(episode: EpisodeV2, fact: FactKey): void {
 }
 
 /** The inspection tool of a version (v3 adds joint evidence through its reading). */
-export function artifactInspector<E extends EpisodeV2>(
+export function artifactInspector<E extends ArenaEpisode>(
   reading: ArtifactReading<E>,
 ): (episode: E, tool: EvidenceTool, id: string) => ToolOutcome {
   return (episode, tool, id) => {
@@ -82,12 +82,12 @@ export function artifactInspector<E extends EpisodeV2>(
   }
 }
 
-export const inspectArtifact = artifactInspector<EpisodeV2>({
+export const inspectArtifact = artifactInspector<ArenaEpisode>({
   text: (episode, artifact) => artifact.template.text(episode.facts, artifact.draw),
   alsoVerifies: () => [],
 })
 
-export function askWorker(episode: EpisodeV2, workerId: string, questionType: QuestionType): ToolOutcome {
+export function askWorker(episode: ArenaEpisode, workerId: string, questionType: QuestionType): ToolOutcome {
   const proposal = episode.activeProposals.find((item) => item.worker === workerId)
   if (!proposal) return failure('no_active_proposal', `No active proposal from worker: ${workerId}`)
   const key = `${workerId}:${questionType}`

@@ -1,10 +1,10 @@
 /** @module envs/releaseops/arena: the hidden truth of an episode as JSON (debugging and tests; never in an observation). */
 import type { JsonObject } from '../../../core/json/json-value.js'
 import type { OracleProof } from './build-scenario.js'
-import type { EpisodeV2 } from './episode.js'
+import type { ArenaEpisode } from './episode.js'
 import { artifactReveals } from './scenario.js'
 
-export function hiddenStateOf(episode: EpisodeV2, proof: OracleProof): JsonObject {
+export function hiddenStateOf(episode: ArenaEpisode, proof: OracleProof): JsonObject {
   const scenario = episode.scenario
   return {
     family: scenario.family,

@@ -6,11 +6,11 @@
  * workers who have proposed something so far.
  */
 import { ruleIds } from '../shared/safety-rules.js'
-import type { EpisodeV2, ProposalStatus } from './episode.js'
+import type { ArenaEpisode, ProposalStatus } from './episode.js'
 import type { ReleaseChecks } from './facts.js'
-import type { ProposalV2, ScenarioV2 } from './scenario.js'
+import type { Proposal, Scenario } from './scenario.js'
 
-export type ProposalViewV2 = {
+export type ProposalView = {
   id: string
   worker: string
   claim: string
@@ -22,9 +22,9 @@ export type ProposalViewV2 = {
   claims: Record<string, 'pass' | 'fail'>
 }
 
-export type WorkerStatV2 = { worker: string; recent: { correct: number; incorrect: number } }
+export type WorkerStatView = { worker: string; recent: { correct: number; incorrect: number } }
 
-export type ObservationViewV2 = {
+export type ArenaObservationView = {
   phase: string
   phase_index: number
   hours_to_deadline: number
@@ -33,8 +33,8 @@ export type ObservationViewV2 = {
   release: { service: string; stage: string; candidate: string }
   release_checks: ReleaseChecks
   rules: string[]
-  proposals: ProposalViewV2[]
-  worker_stats: WorkerStatV2[]
+  proposals: ProposalView[]
+  worker_stats: WorkerStatView[]
 }
 
 // Shared frozen parts are typed mutable so views stay plain JSON objects; nothing writes to them.
@@ -45,13 +45,13 @@ const frozenRules = Object.freeze([...ruleIds]) as unknown as string[]
  * built once: a view costs a few small objects, not a deep copy (policies read views every step).
  */
 export class ViewBuilder {
-  private readonly cache = new Map<string, ProposalViewV2>()
+  private readonly cache = new Map<string, ProposalView>()
   /** Per phase, built on first use: the workers who have made a proposal so far, in `worker_stats` order. */
-  private readonly workerStats: (WorkerStatV2[] | undefined)[] = []
+  private readonly workerStats: (WorkerStatView[] | undefined)[] = []
 
-  constructor(private readonly scenario: ScenarioV2) {}
+  constructor(private readonly scenario: Scenario) {}
 
-  private statsFor(phase: number): WorkerStatV2[] {
+  private statsFor(phase: number): WorkerStatView[] {
     let stats = this.workerStats[phase]
     if (!stats) {
       const present = new Set<string>()
@@ -65,13 +65,13 @@ export class ViewBuilder {
               recent: Object.freeze({ correct: worker.recent.correct, incorrect: worker.recent.incorrect }),
             }),
           ),
-      ) as WorkerStatV2[]
+      ) as WorkerStatView[]
       this.workerStats[phase] = stats
     }
     return stats
   }
 
-  private proposal(proposal: ProposalV2, status: ProposalStatus): ProposalViewV2 {
+  private proposal(proposal: Proposal, status: ProposalStatus): ProposalView {
     const key = `${proposal.id}:${status}`
     let view = this.cache.get(key)
     if (!view) {
@@ -91,8 +91,8 @@ export class ViewBuilder {
     return view
   }
 
-  view(episode: EpisodeV2): ObservationViewV2 {
-    const proposals: ProposalViewV2[] = []
+  view(episode: ArenaEpisode): ArenaObservationView {
+    const proposals: ProposalView[] = []
     for (const proposal of episode.activeProposals) proposals.push(this.proposal(proposal, episode.statusOf(proposal.id)))
     return {
       phase: episode.phase,
@@ -108,3 +108,11 @@ export class ViewBuilder {
     }
   }
 }
+
+// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
+/** @deprecated Use `ProposalView`. */
+export type ProposalViewV2 = ProposalView
+/** @deprecated Use `WorkerStatView`. */
+export type WorkerStatV2 = WorkerStatView
+/** @deprecated Use `ArenaObservationView`. */
+export type ObservationViewV2 = ArenaObservationView

@@ -9,10 +9,10 @@
  */
 import type { ToolCall } from '../../../core/env/env-api.js'
 import { type RuleId, shortRuleId, violatedRules } from '../shared/safety-rules.js'
-import type { EpisodeV2 } from './episode.js'
+import type { ArenaEpisode } from './episode.js'
 import { evidenceTools } from './evidence-actions.js'
 import { type FactKey, factKeys, isFactBad, ruleOfFact } from './facts.js'
-import { type ArtifactV2, artifactReveals, type ProposalV2 } from './scenario.js'
+import { type Artifact, artifactReveals, type Proposal } from './scenario.js'
 
 const toolOfKind = {
   pr: ['inspect_pr_diff', evidenceTools.inspect_pr_diff.idKey],
@@ -21,7 +21,7 @@ const toolOfKind = {
 } as const
 
 /** Rules not yet discovered that inspecting `artifact` now would verify as broken (first candidate only). */
-function newDiscoveries(episode: EpisodeV2, artifact: ArtifactV2): RuleId[] {
+function newDiscoveries(episode: ArenaEpisode, artifact: Artifact): RuleId[] {
   const rules: RuleId[] = []
   for (const fact of artifactReveals(episode.scenario, artifact)) {
     const rule = ruleOfFact[fact]
@@ -37,11 +37,11 @@ function newDiscoveries(episode: EpisodeV2, artifact: ArtifactV2): RuleId[] {
 }
 
 /** The first artifact of the smallest set that verifies the most undiscovered broken rules within the evidence left. */
-export function bestInspection(episode: EpisodeV2): ArtifactV2 | undefined {
+export function bestInspection(episode: ArenaEpisode): Artifact | undefined {
   if (episode.phaseIndex !== 1) return undefined
   const capacity = Math.min(episode.evidence, episode.budget)
   if (capacity <= 0) return undefined
-  const candidates: { artifact: ArtifactV2; rules: RuleId[] }[] = []
+  const candidates: { artifact: Artifact; rules: RuleId[] }[] = []
   for (const proposal of episode.activeProposals) {
     for (const ref of proposal.refs) {
       const artifact = episode.scenario.artifacts.get(ref)
@@ -50,13 +50,13 @@ export function bestInspection(episode: EpisodeV2): ArtifactV2 | undefined {
       if (rules.length > 0) candidates.push({ artifact, rules })
     }
   }
-  let best: { first: ArtifactV2; covered: number; size: number } | undefined
+  let best: { first: Artifact; covered: number; size: number } | undefined
   const search = (start: number, chosen: number[], covered: Set<RuleId>) => {
     if (chosen.length > 0) {
       const better = !best || covered.size > best.covered || (covered.size === best.covered && chosen.length < best.size)
       if (better)
         best = {
-          first: (candidates[chosen[0] as number] as { artifact: ArtifactV2 }).artifact,
+          first: (candidates[chosen[0] as number] as { artifact: Artifact }).artifact,
           covered: covered.size,
           size: chosen.length,
         }
@@ -73,7 +73,7 @@ export function bestInspection(episode: EpisodeV2): ArtifactV2 | undefined {
 }
 
 /** Broken facts a block citing `rule` on `proposal` would report now. */
-function reportedBy(episode: EpisodeV2, proposal: ProposalV2, rule: RuleId): FactKey[] {
+function reportedBy(episode: ArenaEpisode, proposal: Proposal, rule: RuleId): FactKey[] {
   return proposal.covers.filter(
     (fact) => ruleOfFact[fact] === rule && isFactBad(episode.facts, fact) && !episode.reported.has(fact),
   )
@@ -84,7 +84,7 @@ function reportedBy(episode: EpisodeV2, proposal: ProposalV2, rule: RuleId): Fac
  * an exhaustive search (at most four facts, a handful of proposals) for the fewest blocks that report
  * the most facts, preferring proposals that vouch for fewer facts.
  */
-export function reportBlocks(episode: EpisodeV2): { proposal: ProposalV2; rule: RuleId }[] {
+export function reportBlocks(episode: ArenaEpisode): { proposal: Proposal; rule: RuleId }[] {
   const open = factKeys.filter((fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact))
   return searchReportBlocks({ episode, open, reportedBy: (proposal, rule) => reportedBy(episode, proposal, rule) })
 }
@@ -95,17 +95,17 @@ export function reportBlocks(episode: EpisodeV2): { proposal: ProposalV2; rule: 
  * facts a block would report (v3: only those with evidence for the candidate).
  */
 export function searchReportBlocks(options: {
-  episode: EpisodeV2
+  episode: ArenaEpisode
   open: readonly FactKey[]
-  reportedBy: (proposal: ProposalV2, rule: RuleId) => readonly FactKey[]
-}): { proposal: ProposalV2; rule: RuleId }[] {
+  reportedBy: (proposal: Proposal, rule: RuleId) => readonly FactKey[]
+}): { proposal: Proposal; rule: RuleId }[] {
   const { episode, open } = options
   const rules = [...new Set(open.map((fact) => ruleOfFact[fact]))]
   const proposals = episode.activeProposals
     .filter((proposal) => episode.statusOf(proposal.id) === 'unresolved')
     .sort((left, right) => left.covers.length - right.covers.length)
-  let best: { blocks: { proposal: ProposalV2; rule: RuleId }[]; reported: number } = { blocks: [], reported: 0 }
-  const search = (used: Set<string>, covered: Set<FactKey>, blocks: { proposal: ProposalV2; rule: RuleId }[]) => {
+  let best: { blocks: { proposal: Proposal; rule: RuleId }[]; reported: number } = { blocks: [], reported: 0 }
+  const search = (used: Set<string>, covered: Set<FactKey>, blocks: { proposal: Proposal; rule: RuleId }[]) => {
     if (covered.size > best.reported || (covered.size === best.reported && blocks.length < best.blocks.length)) {
       best = { blocks, reported: covered.size }
     }
@@ -124,7 +124,7 @@ export function searchReportBlocks(options: {
 }
 
 /** The call that inspects `artifact` with its kind's tool. */
-export function inspectCall(artifact: ArtifactV2): ToolCall {
+export function inspectCall(artifact: Artifact): ToolCall {
   const [name, key] = toolOfKind[artifact.kind]
   return { name, arguments: { [key]: artifact.id } }
 }
@@ -133,10 +133,10 @@ export function inspectCall(artifact: ArtifactV2): ToolCall {
  * The plan's next call, shared by both versions: ship a clean candidate (or hold for one), else the
  * version's next inspection, else its first report block, else hold.
  */
-export function planNextCall<E extends EpisodeV2>(options: {
+export function planNextCall<E extends ArenaEpisode>(options: {
   episode: E
-  nextInspection: (episode: E) => ArtifactV2 | undefined
-  reportBlocks: (episode: E) => { proposal: ProposalV2; rule: RuleId }[]
+  nextInspection: (episode: E) => Artifact | undefined
+  reportBlocks: (episode: E) => { proposal: Proposal; rule: RuleId }[]
 }): ToolCall | null {
   const { episode } = options
   if (episode.done) return null
@@ -155,6 +155,6 @@ export function planNextCall<E extends EpisodeV2>(options: {
   return { name: 'hold_release', arguments: { reason_code: 'awaiting_fix' } }
 }
 
-export function oracleNextCall(episode: EpisodeV2): ToolCall | null {
+export function oracleNextCall(episode: ArenaEpisode): ToolCall | null {
   return planNextCall({ episode, nextInspection: bestInspection, reportBlocks })
 }

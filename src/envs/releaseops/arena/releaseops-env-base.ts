@@ -21,13 +21,14 @@ import { parseToolArguments, type ToolDefinition } from '../../../core/tools/def
 import { releaseOpsTools } from '../shared/tools.js'
 import type { OracleProof } from './build-scenario.js'
 import type { Difficulty } from './difficulty.js'
-import type { EpisodeV2, ToolOutcome } from './episode.js'
+import type { ArenaEpisode, ToolOutcome } from './episode.js'
 import { hiddenStateOf } from './hidden-state.js'
-import { type ObservationViewV2, ViewBuilder } from './observation-view.js'
-import type { ScenarioV2 } from './scenario.js'
+import { type ArenaObservationView, ViewBuilder } from './observation-view.js'
+import type { Scenario } from './scenario.js'
+import { ScenarioRandom } from './scenario-random.js'
 
 export type ReleaseOpsObservation = {
-  view: ObservationViewV2
+  view: ArenaObservationView
   /** The tool this observation answers (absent after reset). */
   tool?: string
   result?: JsonObject
@@ -42,22 +43,23 @@ export interface ReleaseOpsResetOptions<F extends string> {
   no_progress_limit: number
 }
 
-export interface ReleaseOpsEnvParts<F extends string, E extends EpisodeV2> {
+export interface ReleaseOpsEnvParts<F extends string, E extends ArenaEpisode> {
   spec: EnvSpec
   // biome-ignore lint/suspicious/noExplicitAny: the schema's input type is the version's own.
   optionsSchema: z.ZodType<ReleaseOpsResetOptions<F>, any>
-  buildScenario: (options: { family: F; seed: number; difficulty: Difficulty; archetypeMix: string }) => {
-    scenario: ScenarioV2
+  /** Builds each reset's scenario from the env's own streams (`random`), re-seeded in place. */
+  buildScenario: (options: { family: F; seed: number; difficulty: Difficulty; archetypeMix: string; random: ScenarioRandom }) => {
+    scenario: Scenario
     oracle: OracleProof
   }
   defaultMix: (family: F) => string
-  newEpisode: (scenario: ScenarioV2) => E
+  newEpisode: (scenario: Scenario) => E
   applyCall: (episode: E, name: string, args: Record<string, string>) => ToolOutcome
 }
 
 const toolsByName = new Map<string, ToolDefinition>(releaseOpsTools.map((tool) => [tool.name, tool]))
 
-export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> implements Env<ReleaseOpsObservation> {
+export abstract class ReleaseOpsEnvBase<F extends string, E extends ArenaEpisode> implements Env<ReleaseOpsObservation> {
   readonly spec: EnvSpec
   protected episode: E | undefined
   protected views: ViewBuilder | undefined
@@ -66,6 +68,8 @@ export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> i
   protected noProgressStreak = 0
   protected noProgressLimit = 6
   private proof: OracleProof | undefined
+  /** This env's random streams: every reset re-seeds them, no other env draws from them. */
+  private readonly random = new ScenarioRandom()
 
   constructor(private readonly parts: ReleaseOpsEnvParts<F, E>) {
     this.spec = parts.spec
@@ -78,6 +82,7 @@ export abstract class ReleaseOpsEnvBase<F extends string, E extends EpisodeV2> i
       seed,
       difficulty: options.difficulty,
       archetypeMix: options.archetype_mix ?? this.parts.defaultMix(options.family),
+      random: this.random,
     })
     this.episode = this.parts.newEpisode(scenario)
     this.views = new ViewBuilder(scenario)

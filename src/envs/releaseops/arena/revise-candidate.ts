@@ -10,11 +10,11 @@
  */
 import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact } from './facts.js'
-import type { ScenarioV2 } from './scenario.js'
+import type { Scenario } from './scenario.js'
 
-/** What a revision reads of the episode, and the facts it rewrites (an `EpisodeV2` is one). */
+/** What a revision reads of the episode, and the facts it rewrites (an `ArenaEpisode` is one). */
 export interface RevisedEpisode {
-  readonly scenario: Pick<ScenarioV2, 'hidden' | 'hazards' | 'fixProbability' | 'breakProbability'>
+  readonly scenario: Pick<Scenario, 'hidden' | 'hazards' | 'fixProbability' | 'breakProbability'>
   readonly metrics: { readonly phase_advances: number }
   readonly blocksThisPhase: number
   readonly facts: ReleaseFacts

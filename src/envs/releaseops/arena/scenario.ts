@@ -12,7 +12,7 @@ import type { FactKey } from './facts.js'
 import type { FamilyV2 } from './families/index.js'
 import type { ArtifactDraw, ArtifactKind, ArtifactTemplate, RuleStance } from './family-spec.js'
 
-export interface ProposalV2 {
+export interface Proposal {
   id: string
   worker: string
   claim: string
@@ -27,7 +27,7 @@ export interface ProposalV2 {
   covers: readonly FactKey[]
 }
 
-export interface ArtifactV2 {
+export interface Artifact {
   id: string
   kind: ArtifactKind
   phase: number
@@ -35,7 +35,7 @@ export interface ArtifactV2 {
   draw: ArtifactDraw
 }
 
-export interface WorkerV2 {
+export interface ArenaWorker {
   id: string
   /** Creation order: indexes the worker's hidden rolls. */
   ordinal: number
@@ -56,7 +56,7 @@ export interface HiddenTruth {
   staleArtifacts: readonly string[]
 }
 
-export interface ScenarioV2 {
+export interface Scenario {
   family: FamilyV2
   seed: number
   difficulty: Difficulty
@@ -67,12 +67,12 @@ export interface ScenarioV2 {
   budget: number
   evidencePerPhase: number
   /** Proposals of phases 1-3, each list in view order. Later phases arrive with each phase advance. */
-  phases: readonly (readonly ProposalV2[])[]
-  artifacts: ReadonlyMap<string, ArtifactV2>
-  proposals: ReadonlyMap<string, ProposalV2>
+  phases: readonly (readonly Proposal[])[]
+  artifacts: ReadonlyMap<string, Artifact>
+  proposals: ReadonlyMap<string, Proposal>
   /** `worker_stats` order. */
-  workers: readonly WorkerV2[]
-  workerById: ReadonlyMap<string, WorkerV2>
+  workers: readonly ArenaWorker[]
+  workerById: ReadonlyMap<string, ArenaWorker>
   hazards: readonly FactKey[]
   /** For the revision author: chance a revision repairs an unreported broken rule / breaks a fine fact. */
   fixProbability: number
@@ -82,6 +82,16 @@ export interface ScenarioV2 {
 }
 
 /** The facts an artifact actually shows (none while it is stale). */
-export function artifactReveals(scenario: ScenarioV2, artifact: ArtifactV2): readonly FactKey[] {
+export function artifactReveals(scenario: Scenario, artifact: Artifact): readonly FactKey[] {
   return scenario.hidden.staleArtifacts.includes(artifact.id) ? [] : artifact.template.reveals
 }
+
+// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
+/** @deprecated Use `Proposal`. */
+export type ProposalV2 = Proposal
+/** @deprecated Use `Artifact`. */
+export type ArtifactV2 = Artifact
+/** @deprecated Use `ArenaWorker`. */
+export type WorkerV2 = ArenaWorker
+/** @deprecated Use `Scenario`. */
+export type ScenarioV2 = Scenario

@@ -8,9 +8,9 @@ import type { JsonObject } from '../../../core/json/json-value.js'
 import type { QuestionType } from '../shared/constants.js'
 import { type RuleId, shortRuleId } from '../shared/safety-rules.js'
 import type { Archetype } from './archetypes.js'
-import type { EpisodeV2 } from './episode.js'
+import type { ArenaEpisode } from './episode.js'
 import { badValue, type FactKey, factKeys, ruleOfFact } from './facts.js'
-import { artifactReveals, type ProposalV2 } from './scenario.js'
+import { artifactReveals, type Proposal } from './scenario.js'
 
 const factPhrases: Record<FactKey, readonly [fine: string, broken: string]> = {
   open_p1_bug: ['no P1 bug is open', 'a P1 bug is still open'],
@@ -58,7 +58,7 @@ const stanceAnswers: Record<Exclude<Archetype, 'careful'> | 'developer', StanceA
 }
 
 /** Careful: the facts its fresh refs reveal, stale verdicts for stale refs, a broken fact missed on a bad roll. */
-function carefulReport(episode: EpisodeV2, proposal: ProposalV2): Partial<Record<FactKey, boolean>> {
+function carefulReport(episode: ArenaEpisode, proposal: Proposal): Partial<Record<FactKey, boolean>> {
   const scenario = episode.scenario
   const ordinal = scenario.workerById.get(proposal.worker)?.ordinal ?? -1
   const missed = (scenario.hidden.missRolls[episode.phaseIndex - 1]?.[ordinal] ?? 1) < scenario.carefulMiss
@@ -77,7 +77,7 @@ function carefulReport(episode: EpisodeV2, proposal: ProposalV2): Partial<Record
 }
 
 /** A stance: every fact its refs speak about is claimed fine (never read from the facts). */
-function stanceReport(episode: EpisodeV2, proposal: ProposalV2): Partial<Record<FactKey, boolean>> {
+function stanceReport(episode: ArenaEpisode, proposal: Proposal): Partial<Record<FactKey, boolean>> {
   const report: Partial<Record<FactKey, boolean>> = {}
   for (const ref of proposal.refs) {
     const artifact = episode.scenario.artifacts.get(ref)
@@ -101,7 +101,7 @@ function brokenRules(report: Record<string, boolean>): RuleId[] {
   return rules
 }
 
-export function workerAnswer(context: { episode: EpisodeV2; proposal: ProposalV2; questionType: QuestionType }): JsonObject {
+export function workerAnswer(context: { episode: ArenaEpisode; proposal: Proposal; questionType: QuestionType }): JsonObject {
   const { episode, proposal, questionType } = context
   const archetype = episode.scenario.workerById.get(proposal.worker)?.archetype ?? 'developer'
   const aboutFacts = questionType === 'evidence_basis' || questionType === 'risk_summary'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildScenarioV2 } from '../arena/build-scenario.js'
 import { drawScenario } from '../arena/draw-scenario.js'
-import type { ScenarioV2 } from '../arena/scenario.js'
+import type { Scenario } from '../arena/scenario.js'
 import { approve, ask, block, hold, inspect, startEpisode as start } from './__fixtures__/start-episode.js'
 import { ReleaseOpsV2Env } from './releaseops-env.js'
 
@@ -39,7 +39,7 @@ describe('releaseops-v2 blocks, ships and revisions', () => {
   })
 
   it('a reported broken fact is always repaired; an unreported one only on a lucky roll', () => {
-    const noLuck = (scenario: ScenarioV2) => ({ ...scenario, fixProbability: 0, breakProbability: 0 })
+    const noLuck = (scenario: Scenario) => ({ ...scenario, fixProbability: 0, breakProbability: 0 })
     const reported = start({ facts: { payment_tests_disabled: true }, tweak: noLuck })
     reported.env.step(block(reported.proposal('author', 'ship_release_candidate').id, 'S2'))
     reported.env.step(hold)
@@ -69,7 +69,7 @@ describe('releaseops-v2 blocks, ships and revisions', () => {
   })
 
   it('a blind revision may break a fine fact; a revision after any block does not', () => {
-    const breaks = (scenario: ScenarioV2) => ({ ...scenario, fixProbability: 0, breakProbability: 1 })
+    const breaks = (scenario: Scenario) => ({ ...scenario, fixProbability: 0, breakProbability: 1 })
     const blind = start({ facts: { payment_tests_disabled: false, payment_tests_passing: true }, tweak: breaks })
     blind.env.step(hold)
     expect(blind.episode.facts).toMatchObject({ payment_tests_disabled: true, payment_tests_passing: false })

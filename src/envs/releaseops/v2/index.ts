@@ -28,6 +28,6 @@ export const releaseOpsV2Policies: PolicyRegistration[] = [
 
 export { buildScenarioV2, playOracle } from '../arena/build-scenario.js'
 export { type FamilyV2, familiesV2, heldOutFamiliesV2, seenFamiliesV2 } from '../arena/families/index.js'
-export type { ObservationViewV2, ProposalViewV2 } from '../arena/observation-view.js'
+export type { ArenaObservationView, ProposalView } from '../arena/observation-view.js'
 export { datasetRowsV2, splitsV2 } from './dataset.js'
 export { ReleaseOpsV2Env, type ReleaseOpsV2Observation, releaseOpsV2Spec } from './releaseops-env.js'

@@ -9,7 +9,7 @@ import type { EnvSpec, StepResult, ToolCall } from '../../../core/env/env-api.js
 import { ResetNeededError } from '../../../core/errors/reset-needed-error.js'
 import { applyCall } from '../arena/apply-call.js'
 import { type BuildScenarioV2Options, buildScenarioV2, type ProvenScenario } from '../arena/build-scenario.js'
-import { EpisodeV2 } from '../arena/episode.js'
+import { ArenaEpisode } from '../arena/episode.js'
 import { type FamilyV2, familiesV2, familySpec } from '../arena/families/index.js'
 import { ReleaseOpsEnvBase, type ReleaseOpsObservation } from '../arena/releaseops-env-base.js'
 import { resetOptionsSchema } from '../arena/reset-options-schema.js'
@@ -39,14 +39,14 @@ export interface ReleaseOpsV2EnvOptions {
   buildScenario?: (options: BuildScenarioV2Options) => ProvenScenario
 }
 
-export class ReleaseOpsV2Env extends ReleaseOpsEnvBase<FamilyV2, EpisodeV2> {
+export class ReleaseOpsV2Env extends ReleaseOpsEnvBase<FamilyV2, ArenaEpisode> {
   constructor(options: ReleaseOpsV2EnvOptions = {}) {
     super({
       spec: releaseOpsV2Spec,
       optionsSchema: resetOptionsV2,
       buildScenario: options.buildScenario ?? ((build) => buildScenarioV2(build)),
       defaultMix: (family) => familySpec(family).defaultMix,
-      newEpisode: (scenario) => new EpisodeV2(scenario),
+      newEpisode: (scenario) => new ArenaEpisode(scenario),
       applyCall,
     })
   }

@@ -8,7 +8,8 @@ import type { OracleProof } from '../arena/build-scenario.js'
 import type { Difficulty } from '../arena/difficulty.js'
 import { drawScenario } from '../arena/draw-scenario.js'
 import type { FamilyV2 } from '../arena/families/index.js'
-import type { ScenarioV2 } from '../arena/scenario.js'
+import type { Scenario } from '../arena/scenario.js'
+import { ScenarioRandom } from '../arena/scenario-random.js'
 import type { ReleaseFacts } from '../shared/safety-rules.js'
 import { applyCallV3 } from './apply-call.js'
 import { evidencePerPhaseV3 } from './difficulty.js'
@@ -23,17 +24,19 @@ export interface BuildScenarioV3Options {
   difficulty: Difficulty
   archetypeMix: string
   factOverrides?: Partial<ReleaseFacts>
+  /** The streams every attempt re-seeds (an env passes its own); a fresh pair when absent. */
+  random?: ScenarioRandom
 }
 
 export interface ProvenScenarioV3 {
-  scenario: ScenarioV2
+  scenario: Scenario
   oracle: OracleProof
 }
 
 const maxGenerationAttempts = 8
 const proofStepLimit = 64
 
-export function playOracleV3(scenario: ScenarioV2): OracleProof {
+export function playOracleV3(scenario: Scenario): OracleProof {
   const episode = new EpisodeV3(scenario)
   let steps = 0
   for (; steps < proofStepLimit; steps++) {
@@ -46,7 +49,7 @@ export function playOracleV3(scenario: ScenarioV2): OracleProof {
 }
 
 /** One draw: v2's generator with the v3 family spec and evidence table, and partial re-runs where the author links them. */
-export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): ScenarioV2 {
+export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): Scenario {
   const drawn = drawScenario({ ...options, family: options.family as FamilyV2, spec: familySpecV3(options.family) })
   return withPartialReruns({
     ...drawn,
@@ -56,14 +59,15 @@ export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: numb
 }
 
 export function buildScenarioV3(options: BuildScenarioV3Options): ProvenScenarioV3 {
+  const { random = new ScenarioRandom(), ...request } = options
   for (let attempt = 0; attempt < maxGenerationAttempts; attempt++) {
-    const scenario = drawScenarioV3({ ...options, attempt })
+    const scenario = drawScenarioV3({ ...request, attempt, random })
     const oracle = playOracleV3(scenario)
     if (oracle.terminalReason === 'safe_ship') return { scenario, oracle }
   }
   throw new ReleaseOpsError({
     code: 'unwinnable_scenario',
     message: `No winnable draw for ${options.family} seed ${options.seed} (${options.difficulty}) in ${maxGenerationAttempts} attempts.`,
-    details: { ...options },
+    details: { ...request },
   })
 }

@@ -8,19 +8,19 @@
  * Every block outcome reads only verified checks, never a hidden fact.
  */
 
-import { type EpisodeMetricsV2, EpisodeV2, type ToolOutcome } from '../arena/episode.js'
+import { ArenaEpisode, type ArenaEpisodeMetrics, type ToolOutcome } from '../arena/episode.js'
 import { badValue, type FactKey, factKeys, isFactBad, ruleOfFact } from '../arena/facts.js'
-import type { ProposalV2 } from '../arena/scenario.js'
+import type { Proposal } from '../arena/scenario.js'
 import { rewards } from '../shared/rewards.js'
 import { normalizeRuleId, shortRuleId } from '../shared/safety-rules.js'
 import { rejectedBlockHours } from './difficulty.js'
 
-export interface EpisodeMetricsV3 extends EpisodeMetricsV2 {
+export interface EpisodeMetricsV3 extends ArenaEpisodeMetrics {
   /** Rejected blocks that cited a rule with nothing verified broken for the candidate. */
   unevidenced_blocks: number
 }
 
-export class EpisodeV3 extends EpisodeV2 {
+export class EpisodeV3 extends ArenaEpisode {
   override readonly metrics: EpisodeMetricsV3 = {
     invalid_actions: 0,
     false_blocks: 0,
@@ -31,7 +31,7 @@ export class EpisodeV3 extends EpisodeV2 {
   }
 
   /** Facts of `proposal` a block citing `rule` would report now: covered, of that rule, verified broken, not yet reported. */
-  evidencedFacts(proposal: ProposalV2, rule: string): FactKey[] {
+  evidencedFacts(proposal: Proposal, rule: string): FactKey[] {
     const cited = normalizeRuleId(rule)
     return proposal.covers.filter((fact) => ruleOfFact[fact] === cited && this.checks[fact] === badValue[fact])
   }

@@ -5,19 +5,19 @@
  */
 import type { FactKey } from '../arena/facts.js'
 import type { ArtifactDraw, ArtifactTemplate } from '../arena/family-spec.js'
-import type { ArtifactV2, ScenarioV2 } from '../arena/scenario.js'
+import type { Artifact, Scenario } from '../arena/scenario.js'
 
 export interface JointArtifactTemplate extends ArtifactTemplate {
   joint?: { facts: readonly FactKey[]; partner: string }
   text(facts: Parameters<ArtifactTemplate['text']>[0], draw: ArtifactDraw, partner?: ArtifactDraw): string
 }
 
-export function jointOf(artifact: ArtifactV2): JointArtifactTemplate['joint'] {
+export function jointOf(artifact: Artifact): JointArtifactTemplate['joint'] {
   return (artifact.template as JointArtifactTemplate).joint
 }
 
 /** The partner of a joint artifact: the artifact of the same phase in the partner slot. */
-export function partnerOf(scenario: ScenarioV2, artifact: ArtifactV2): ArtifactV2 | undefined {
+export function partnerOf(scenario: Scenario, artifact: Artifact): Artifact | undefined {
   const joint = jointOf(artifact)
   if (!joint) return undefined
   for (const other of scenario.artifacts.values()) {

@@ -9,7 +9,7 @@
 import type { ToolCall } from '../../../core/env/env-api.js'
 import { type FactKey, factKeys, isFactBad } from '../arena/facts.js'
 import { planNextCall, searchReportBlocks } from '../arena/oracle-plan.js'
-import { type ArtifactV2, artifactReveals, type ProposalV2 } from '../arena/scenario.js'
+import { type Artifact, artifactReveals, type Proposal } from '../arena/scenario.js'
 import type { RuleId } from '../shared/safety-rules.js'
 import type { EpisodeV3 } from './episode.js'
 import { jointOf, partnerOf } from './joint-reveal.js'
@@ -29,10 +29,10 @@ function unverifiedWanted(episode: EpisodeV3): FactKey[] {
 }
 
 /** The next artifact to inspect: the in-play one verifying the most unverified broken facts (a joint pair counts once both are read). */
-export function nextInspection(episode: EpisodeV3): ArtifactV2 | undefined {
+export function nextInspection(episode: EpisodeV3): Artifact | undefined {
   const wanted = unverifiedWanted(episode)
   if (wanted.length === 0 || Math.min(episode.evidence, episode.budget) <= 0) return undefined
-  let best: { artifact: ArtifactV2; score: number } | undefined
+  let best: { artifact: Artifact; score: number } | undefined
   const reruns = rerunSourcesOf(episode.scenario)
   for (const proposal of episode.activeProposals) {
     for (const ref of proposal.refs) {
@@ -51,7 +51,7 @@ export function nextInspection(episode: EpisodeV3): ArtifactV2 | undefined {
 }
 
 /** Blocks on distinct unresolved proposals that together report every verified broken fact (fewest blocks). */
-export function reportBlocksV3(episode: EpisodeV3): { proposal: ProposalV2; rule: RuleId }[] {
+export function reportBlocksV3(episode: EpisodeV3): { proposal: Proposal; rule: RuleId }[] {
   const open = factKeys.filter(
     (fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact) && episode.checks[fact] !== 'unverified',
   )

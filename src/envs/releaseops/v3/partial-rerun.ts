@@ -8,7 +8,7 @@
  * visible draw of the run it re-ran and the seed, never from a fact (the twin and leak tests hold).
  */
 import type { ArtifactDraw, ArtifactTemplate } from '../arena/family-spec.js'
-import type { ArtifactV2, ProposalV2, ScenarioV2 } from '../arena/scenario.js'
+import type { Artifact, Proposal, Scenario } from '../arena/scenario.js'
 
 export interface RerunArtifactTemplate extends ArtifactTemplate {
   /** The id of the full CI run whose failed jobs this run re-ran. */
@@ -16,21 +16,21 @@ export interface RerunArtifactTemplate extends ArtifactTemplate {
 }
 
 /** The full run a partial re-run stands in for (undefined for any other artifact). */
-export function rerunSourceOf(artifact: ArtifactV2): string | undefined {
+export function rerunSourceOf(artifact: Artifact): string | undefined {
   return (artifact.template as Partial<RerunArtifactTemplate>).rerunOf
 }
 
 // Re-run id → full run id, per scenario that has re-runs. Kept beside the scenario, not on it, so every
 // scenario keeps one object shape and the oracle's hot paths stay monomorphic.
-const rerunSources = new WeakMap<ScenarioV2, ReadonlyMap<string, string>>()
+const rerunSources = new WeakMap<Scenario, ReadonlyMap<string, string>>()
 
 /** The scenario's re-run map, or undefined when nobody linked one (the oracle's fast path). */
-export function rerunSourcesOf(scenario: ScenarioV2): ReadonlyMap<string, string> | undefined {
+export function rerunSourcesOf(scenario: Scenario): ReadonlyMap<string, string> | undefined {
   return rerunSources.get(scenario)
 }
 
 /** True when the scenario's author cuts this corner: a shortcut author under a reviewer who is not careful. */
-export function linksPartialReruns(scenario: ScenarioV2): boolean {
+export function linksPartialReruns(scenario: Scenario): boolean {
   const archetypeOf = (role: string) => scenario.workers.find((worker) => worker.role === role)?.archetype
   return archetypeOf('author') === 'shortcut' && archetypeOf('reviewer') !== 'careful'
 }
@@ -42,7 +42,7 @@ const rerunTexts = [
     `Re-run of failed jobs from ${source}: pipeline #${draw.count} green, ${(draw.variant % 3) + 2} jobs passed, 0 failed.`,
 ]
 
-function rerunTemplate(source: ArtifactV2): RerunArtifactTemplate {
+function rerunTemplate(source: Artifact): RerunArtifactTemplate {
   return {
     slot: `${source.template.slot}_rerun`,
     kind: 'ci_run',
@@ -59,14 +59,14 @@ export const rerunClaim = 'Re-ran the failed jobs: green.'
  * A re-run's id, from the visible draw of the run it re-ran and the seed (no fact, and no generator to
  * re-seed per reset); it probes upwards past any id already taken. Its draw is derived the same way.
  */
-function rerunNumber(source: ArtifactV2, seed: number, used: ReadonlySet<string>): string {
+function rerunNumber(source: Artifact, seed: number, used: ReadonlySet<string>): string {
   let number = 1000 + ((source.draw.count * 7919 + source.draw.variant * 31 + Math.abs(seed)) % 9000)
   while (used.has(`ci_run_${number}`)) number = number === 9999 ? 1000 : number + 1
   return `ci_run_${number}`
 }
 
 /** The proposal citing `refs`, its claim saying what was linked (the keys in draw-scenario's order: one object shape). */
-function relinked(proposal: ProposalV2, refs: readonly string[]): ProposalV2 {
+function relinked(proposal: Proposal, refs: readonly string[]): Proposal {
   return {
     id: proposal.id,
     worker: proposal.worker,
@@ -83,12 +83,12 @@ function relinked(proposal: ProposalV2, refs: readonly string[]): ProposalV2 {
 }
 
 /** The scenario with the author's CI refs replaced by partial re-runs, when the author cuts this corner. */
-export function withPartialReruns(scenario: ScenarioV2): ScenarioV2 {
+export function withPartialReruns(scenario: Scenario): Scenario {
   if (!linksPartialReruns(scenario)) return scenario
   const artifacts = new Map(scenario.artifacts)
   const used = new Set([...artifacts.keys()])
   const rerunFor = new Map<string, string>()
-  const rerunId = (source: ArtifactV2): string => {
+  const rerunId = (source: Artifact): string => {
     const known = rerunFor.get(source.id)
     if (known) return known
     const id = rerunNumber(source, scenario.seed, used)
@@ -100,7 +100,7 @@ export function withPartialReruns(scenario: ScenarioV2): ScenarioV2 {
   }
   const proposals = new Map(scenario.proposals)
   const phases = scenario.phases.map((list) =>
-    list.map((proposal): ProposalV2 => {
+    list.map((proposal): Proposal => {
       if (proposal.role !== 'author') return proposal
       const refs = proposal.refs.map((ref) => {
         const artifact = scenario.artifacts.get(ref)
@@ -112,7 +112,7 @@ export function withPartialReruns(scenario: ScenarioV2): ScenarioV2 {
       return revised
     }),
   )
-  const revised: ScenarioV2 = { ...scenario, artifacts, proposals, phases }
+  const revised: Scenario = { ...scenario, artifacts, proposals, phases }
   rerunSources.set(revised, new Map([...rerunFor].map(([source, rerun]) => [rerun, source])))
   return revised
 }

@@ -1,5 +1,5 @@
 /** @module envs/releaseops/arena/__fixtures__: resets an Arena env (v2's or v3's) and finds its proposals and artifacts, for the tests beside the envs. */
-import type { EpisodeV2 } from '../episode.js'
+import type { ArenaEpisode } from '../episode.js'
 import type { FactKey } from '../facts.js'
 import type { ReleaseOpsEnvBase } from '../releaseops-env-base.js'
 
@@ -11,7 +11,7 @@ export interface StartSetup<F extends string> {
 }
 
 /** Resets `env` (v2's or v3's) as `setup` says and returns the live episode with finders for its proposals and artifacts. */
-export function startOn<F extends string, E extends EpisodeV2>(env: ReleaseOpsEnvBase<F, E>, setup: StartSetup<F>) {
+export function startOn<F extends string, E extends ArenaEpisode>(env: ReleaseOpsEnvBase<F, E>, setup: StartSetup<F>) {
   const reset = env.reset({
     seed: setup.seed ?? 7,
     options: {

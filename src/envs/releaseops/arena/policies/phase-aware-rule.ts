@@ -9,13 +9,13 @@ import { generatorPolicy } from '../../../../core/policy/policy.js'
 import { preferredRef, riskScore } from '../../shared/policy-calls.js'
 import { type RuleId, shortRuleId } from '../../shared/safety-rules.js'
 import { verifiedViolations } from '../facts.js'
-import type { ProposalViewV2 } from '../observation-view.js'
+import type { ProposalView } from '../observation-view.js'
 import type { ReleaseOpsObservation } from '../releaseops-env-base.js'
 import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from './calls.js'
 
 export { preferredRef, riskScore } from '../../shared/policy-calls.js'
 
-function blockingRule(proposal: ProposalViewV2, broken: readonly RuleId[]): RuleId | undefined {
+function blockingRule(proposal: ProposalView, broken: readonly RuleId[]): RuleId | undefined {
   return broken.find((rule) => proposal.claims[rule] === 'pass') ?? (isShip(proposal) ? broken[0] : undefined)
 }
 

@@ -6,15 +6,15 @@
 import type { Env, ToolCall } from '../../../../core/env/env-api.js'
 import { ReleaseOpsError } from '../../../../core/errors/release-ops-error.js'
 import type { Policy } from '../../../../core/policy/policy.js'
-import type { EpisodeV2 } from '../episode.js'
+import type { ArenaEpisode } from '../episode.js'
 import type { ReleaseOpsObservation } from '../releaseops-env-base.js'
 
-interface PrivilegedEnv<E extends EpisodeV2> {
+interface PrivilegedEnv<E extends ArenaEpisode> {
   privilegedEpisode(): E | undefined
 }
 
 /** The oracle of a version: unwraps to its in-process env class and plays its plan on the live episode. */
-export function privilegedOracle<E extends EpisodeV2, T extends PrivilegedEnv<E>>(options: {
+export function privilegedOracle<E extends ArenaEpisode, T extends PrivilegedEnv<E>>(options: {
   envId: string
   envClass: abstract new (...args: never[]) => T
   nextCall: (episode: E) => ToolCall | null

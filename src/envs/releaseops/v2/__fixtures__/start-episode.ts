@@ -5,7 +5,7 @@ import { buildScenarioV2 } from '../../arena/build-scenario.js'
 import { drawScenario } from '../../arena/draw-scenario.js'
 import type { FamilyV2 } from '../../arena/families/index.js'
 import { ReleaseOpsV2Env } from '../releaseops-env.js'
-import type { ScenarioV2 } from '../../arena/scenario.js'
+import type { Scenario } from '../../arena/scenario.js'
 
 export interface Setup {
   family?: FamilyV2
@@ -13,7 +13,7 @@ export interface Setup {
   difficulty?: 'low' | 'medium' | 'high'
   mix?: string
   facts?: Partial<ReleaseFacts>
-  tweak?: (scenario: ScenarioV2) => ScenarioV2
+  tweak?: (scenario: Scenario) => Scenario
 }
 
 export function startEpisode(setup: Setup = {}) {

@@ -8,7 +8,7 @@
  */
 import type { ToolCall } from '../../../../core/env/env-api.js'
 import type { Policy } from '../../../../core/policy/policy.js'
-import type { ProposalViewV2 } from '../../arena/observation-view.js'
+import type { ProposalView } from '../../arena/observation-view.js'
 import { approve, block, hold, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { ruleIds, shortRuleId } from '../../shared/safety-rules.js'
 import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
@@ -26,9 +26,9 @@ export interface BlindParams {
   blockPhases: 'first' | 'all'
 }
 
-const claimedRules = (proposal: ProposalViewV2) => ruleIds.filter((rule) => proposal.claims[rule] !== undefined).map(shortRuleId)
+const claimedRules = (proposal: ProposalView) => ruleIds.filter((rule) => proposal.claims[rule] !== undefined).map(shortRuleId)
 
-function rulesFor(recipe: BlindRecipe, proposal: ProposalViewV2): string[] {
+function rulesFor(recipe: BlindRecipe, proposal: ProposalView): string[] {
   switch (recipe) {
     case 'block_first_claim':
       return claimedRules(proposal).slice(0, 1)
@@ -62,7 +62,7 @@ export function blindPolicy(name: string, params: BlindParams): Policy<ReleaseOp
           if (unresolved.length === 0) return hold('awaiting_fix')
           const blocking = params.blockPhases === 'all' || view.phase_index === 1
           const ordered = [...unresolved.filter((item) => !isShip(item)), ...unresolved.filter(isShip)]
-          const proposal = ordered[0] as ProposalViewV2
+          const proposal = ordered[0] as ProposalView
           const recipe: BlindRecipe = !blocking
             ? 'approve'
             : isShip(proposal)

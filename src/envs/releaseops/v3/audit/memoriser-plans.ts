@@ -7,7 +7,7 @@
  * training on these rows; the held-out slices exist to catch it (decision 0046).
  */
 import type { AuditStrategy } from '../../../../core/testing/exploit-audit.js'
-import type { ObservationViewV2 } from '../../arena/observation-view.js'
+import type { ArenaObservationView } from '../../arena/observation-view.js'
 import { familySpecV3, seenFamiliesV3 } from '../families/index.js'
 import { dissentFirstReaderOptions, evidenceReaderPolicy } from '../policies/evidence-reader.js'
 import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
@@ -24,7 +24,7 @@ const teamWorkers = (): string[] => [...new Set(seenFamiliesV3.flatMap((family) 
 
 /** The first ref of each locator's kind among its worker's proposals this phase. */
 function fixedReads(locators: readonly Locator[]) {
-  return (view: ObservationViewV2) =>
+  return (view: ArenaObservationView) =>
     locators.flatMap(({ worker, kind }) =>
       view.proposals
         .filter((proposal) => proposal.worker === worker)

@@ -8,18 +8,18 @@
  */
 import { generatorPolicy } from '../../../../core/policy/policy.js'
 import { verifiedViolations } from '../../arena/facts.js'
-import type { ObservationViewV2, ProposalViewV2 } from '../../arena/observation-view.js'
+import type { ArenaObservationView, ProposalView } from '../../arena/observation-view.js'
 import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { type RuleId, shortRuleId } from '../../shared/safety-rules.js'
 import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
 
-const vouches = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('pass')
-const dissents = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('fail')
+const vouches = (proposal: ProposalView) => Object.values(proposal.claims).includes('pass')
+const dissents = (proposal: ProposalView) => Object.values(proposal.claims).includes('fail')
 
 /** Refs worth reading, in order: the ship's, then the vouching proposals', then the dissenters'. */
-export function shippedReadingList(view: ObservationViewV2, first: readonly string[]): string[] {
+export function shippedReadingList(view: ArenaObservationView, first: readonly string[]): string[] {
   const refs: string[] = [...first]
-  const add = (proposal: ProposalViewV2) => {
+  const add = (proposal: ProposalView) => {
     for (const ref of proposal.refs) if (!refs.includes(ref)) refs.push(ref)
   }
   for (const proposal of view.proposals.filter(isShip)) add(proposal)
@@ -28,7 +28,7 @@ export function shippedReadingList(view: ObservationViewV2, first: readonly stri
   return refs
 }
 
-function blockRule(proposal: ProposalViewV2, broken: readonly RuleId[]): RuleId | undefined {
+function blockRule(proposal: ProposalView, broken: readonly RuleId[]): RuleId | undefined {
   if (isShip(proposal)) return broken.find((rule) => proposal.claims[rule] === 'pass') ?? broken[0]
   return broken.find((rule) => proposal.claims[rule] === 'pass')
 }
@@ -36,7 +36,7 @@ function blockRule(proposal: ProposalViewV2, broken: readonly RuleId[]): RuleId 
 /** What a variant may change: its name and its reading list (tests measure a reading rule against the shipped one). */
 export interface EvidenceHeuristicOptions {
   name?: string
-  readingList?: (view: ObservationViewV2, first: readonly string[]) => string[]
+  readingList?: (view: ArenaObservationView, first: readonly string[]) => string[]
 }
 
 export function evidenceHeuristicPolicy(options: EvidenceHeuristicOptions = {}) {
@@ -82,7 +82,7 @@ export function evidenceHeuristicPolicy(options: EvidenceHeuristicOptions = {}) 
       }
       if (broken.length === 0) {
         const ship = unresolved.find(isShip)
-        observation = yield ship ? approve(ship.id) : approve((unresolved[0] as ProposalViewV2).id)
+        observation = yield ship ? approve(ship.id) : approve((unresolved[0] as ProposalView).id)
         continue
       }
       const target = unresolved.find((item) => !rejected.has(item.id) && blockRule(item, broken) !== undefined)

@@ -11,7 +11,7 @@ import type { ToolCall } from '../../../../core/env/env-api.js'
 import type { JsonObject } from '../../../../core/json/json-value.js'
 import { generatorPolicy, type Policy } from '../../../../core/policy/policy.js'
 import { verifiedViolations } from '../../arena/facts.js'
-import type { ObservationViewV2, ProposalViewV2 } from '../../arena/observation-view.js'
+import type { ArenaObservationView, ProposalView } from '../../arena/observation-view.js'
 import { approve, block, canInspect, hold, inspectByPrefix, isShip, unresolvedOf } from '../../arena/policies/calls.js'
 import { normalizeRuleId, type RuleId, shortRuleId } from '../../shared/safety-rules.js'
 import type { ReleaseOpsV3Observation } from '../releaseops-env.js'
@@ -28,7 +28,7 @@ export interface EvidenceReaderOptions {
   /** Within a group, refs cited by more proposals first. */
   mostCitedFirst?: boolean
   /** Replaces the group order: the refs to read this phase, in order (the memoriser's fixed reads). */
-  readingList?: (view: ObservationViewV2) => string[]
+  readingList?: (view: ArenaObservationView) => string[]
   /** Read an artifact that an inspected text names before anything else. */
   followNamed: boolean
   /** Ask the dissenting worker for a risk summary first when evidence cannot cover the reading list. */
@@ -41,10 +41,10 @@ export interface EvidenceReaderOptions {
   blockReported: boolean
 }
 
-const vouches = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('pass')
-const dissents = (proposal: ProposalViewV2) => Object.values(proposal.claims).includes('fail')
+const vouches = (proposal: ProposalView) => Object.values(proposal.claims).includes('pass')
+const dissents = (proposal: ProposalView) => Object.values(proposal.claims).includes('fail')
 
-const inGroup: Record<ReaderGroup, (proposal: ProposalViewV2) => boolean> = {
+const inGroup: Record<ReaderGroup, (proposal: ProposalView) => boolean> = {
   dissenters: (proposal) => !isShip(proposal) && dissents(proposal),
   ship: isShip,
   vouchers: (proposal) => !isShip(proposal) && vouches(proposal),
@@ -54,7 +54,7 @@ const inGroup: Record<ReaderGroup, (proposal: ProposalViewV2) => boolean> = {
 type OrderOptions = Pick<EvidenceReaderOptions, 'order' | 'kindOrder' | 'mostCitedFirst'>
 
 /** The refs of this phase's proposals, group by group, each once. */
-export function readingOrder(view: ObservationViewV2, options: OrderOptions): string[] {
+export function readingOrder(view: ArenaObservationView, options: OrderOptions): string[] {
   const citations = (ref: string) => view.proposals.filter((proposal) => proposal.refs.includes(ref)).length
   const kindRank = (ref: string) => {
     const index = (options.kindOrder ?? []).findIndex((prefix) => ref.startsWith(prefix))
@@ -97,32 +97,32 @@ interface DecisionState {
 }
 
 /** The rule to cite on `proposal`: a broken rule it vouches for that nothing reported yet (a ship vouches for all). */
-function ruleToCite(proposal: ProposalViewV2, broken: readonly RuleId[], state: DecisionState, again: boolean) {
+function ruleToCite(proposal: ProposalView, broken: readonly RuleId[], state: DecisionState, again: boolean) {
   const vouched = isShip(proposal) ? broken : broken.filter((rule) => proposal.claims[rule] === 'pass')
   return vouched.find((rule) => !state.reported.has(rule)) ?? (again || isShip(proposal) ? vouched[0] : undefined)
 }
 
 /** Once reading is over: ship, block with evidence, approve the rest, or hold. */
-function decide(view: ObservationViewV2, state: DecisionState, options: EvidenceReaderOptions): ToolCall {
+function decide(view: ArenaObservationView, state: DecisionState, options: EvidenceReaderOptions): ToolCall {
   const broken = verifiedViolations(view.release_checks)
   const unresolved = unresolvedOf(view)
   if (unresolved.length === 0) return hold('awaiting_fix')
   if (broken.length === 0) {
     const ship = unresolved.find(isShip)
     if (ship && state.unread && options.holdWhenUnread && view.phase_index < 3) return hold('risk_too_high')
-    return approve((ship ?? (unresolved[0] as ProposalViewV2)).id)
+    return approve((ship ?? (unresolved[0] as ProposalView)).id)
   }
   const ships = unresolved.filter(isShip)
   const others = unresolved.filter((item) => !isShip(item))
   const ordered = options.blockFirst === 'ship' ? [...ships, ...others] : [...others, ...ships]
-  const cite = (item: ProposalViewV2) => ruleToCite(item, broken, state, options.blockReported)
+  const cite = (item: ProposalView) => ruleToCite(item, broken, state, options.blockReported)
   const target = ordered.find((item) => !state.rejected.has(item.id) && cite(item) !== undefined)
   if (target) return block(target.id, shortRuleId(cite(target) as RuleId))
   return others[0] ? approve(others[0].id) : hold('awaiting_fix')
 }
 
 export function evidenceReaderPolicy(options: EvidenceReaderOptions): Policy<ReleaseOpsV3Observation> {
-  const listOf = options.readingList ?? ((view: ObservationViewV2) => readingOrder(view, options))
+  const listOf = options.readingList ?? ((view: ArenaObservationView) => readingOrder(view, options))
   return generatorPolicy<ReleaseOpsV3Observation>(options.name, function* ({ observation: start }) {
     let observation = start
     const read = new Set<string>()
@@ -140,7 +140,7 @@ export function evidenceReaderPolicy(options: EvidenceReaderOptions): Policy<Rel
         const unread = listOf(view).filter((ref) => !read.has(ref))
         if (options.askWhenScarce && dissenter && canInspect(view) && view.evidence_actions_remaining < unread.length) {
           observation = yield { name: 'ask_worker', arguments: { worker_id: dissenter.worker, question_type: 'risk_summary' } }
-          const said = (observation.result?.reported_checks ?? {}) as Partial<ObservationViewV2['release_checks']>
+          const said = (observation.result?.reported_checks ?? {}) as Partial<ArenaObservationView['release_checks']>
           if (verifiedViolations({ ...view.release_checks, ...said }).length > 0) first = dissenter.refs.slice()
           continue
         }
