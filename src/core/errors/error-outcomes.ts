@@ -70,7 +70,8 @@ const statusGroups = everyCode([
   ]],
   [422, [
     'ambiguous_display_name', 'ambiguous_leaf_code', 'ambiguous_policy', 'artifact_hash_mismatch', 'bad_probe_report',
-    'completion_budget_too_small', 'conflicting_options', 'corpus_registry_mismatch', 'csv_encoding', 'csv_unreadable',
+    'completion_budget_too_small', 'conflicting_options', 'corpus_registry_mismatch', 'csv_delimiter', 'csv_encoding',
+    'csv_unreadable', 'password_protected', 'xlsx_malformed', 'xlsx_too_large',
     'dataset_already_configured', 'dataset_mismatch', 'dataset_unreadable', 'env_not_auditable', 'duplicate_input', 'empty_dataset',
     'empty_input', 'empty_split', 'endpoint_credentials_refused', 'endpoint_invalid_url', 'endpoint_redirect_refused',
     'endpoint_scheme_refused', 'endpoint_unresolved', 'episodes_file_exists', 'gate_bounds_not_formal',
