@@ -12,7 +12,7 @@ export function tooManyStrings(file: string, part: string, limit: number): Inval
   return new InvalidInputError({
     code: 'xlsx_too_large',
     path: `${file}:${part}`,
-    message: `${file}: ${part} holds more than ${limit.toLocaleString('en-US')} shared strings (the limit; raise it with --max-shared-strings if the workbook is genuine).`,
+    message: `${file}: ${part} holds more than ${limit.toLocaleString('en-US')} shared strings (the reader's limit, above a 1M-row, 10-column catalogue's; save a genuine workbook this large as CSV, which has none).`,
     issues: [{ code: 'xlsx_too_large', path: `${file}:${part}`, message: `more than ${limit} shared strings` }],
   })
 }
