@@ -19,7 +19,7 @@ import { forwardIfForeign } from './forward-session-request.js'
 
 const sessionParams = z.object({ id: z.string().min(1).max(300).describe('Session id from POST /sessions.') })
 
-export const sessionReplySchema = z
+const sessionReplySchema = z
   .looseObject({
     env_id: z.string().describe('The session id (the original API called it env_id).'),
     session_id: z.string(),
