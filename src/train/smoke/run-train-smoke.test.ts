@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseRollouts, smokeStartBody, toolCallTally } from './run-train-smoke.js'
+import { parseRollouts, toolCallTally } from './read-run-evidence.js'
+import { smokeStartBody } from './run-train-smoke.js'
 import type { ServerCounters } from './smoke-replies.js'
 
 describe('the smoke run’s steps', () => {
