@@ -20,43 +20,41 @@ const contentTypes: Record<string, string> = {
 
 /** `GET /outputs/file?path=`: one file, opened with `O_NOFOLLOW`, served as data (`nosniff`). */
 export const outputsFileRoute: RouteModule<OutputsRouteContext> = (app, { outputsRoot }) => {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/outputs/file',
-      {
-        config: outputsAccess,
-        schema: { summary: 'One file under the outputs root.', tags: outputsTags, querystring: pathQuery },
-      },
-      (request, reply) =>
-        withHttpErrors(async () => {
-          const target = await resolveOutputsPath(outputsRoot, request.query.path)
-          if (target.type !== 'file') {
-            throw new OutputsPathError({
-              code: 'not_a_file',
-              message: 'That is a folder: use /outputs/archive to download it.',
-              path: request.query.path,
-            })
-          }
-          // O_NOFOLLOW: a link swapped in after the check is refused by the kernel, not followed.
-          const handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => {
-            throw new OutputsPathError({
-              code: 'symlink_refused',
-              message: 'The file changed into a link.',
-              path: request.query.path,
-              status: 403,
-            })
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/outputs/file',
+    {
+      config: outputsAccess,
+      schema: { summary: 'One file under the outputs root.', tags: outputsTags, querystring: pathQuery },
+    },
+    (request, reply) =>
+      withHttpErrors(async () => {
+        const target = await resolveOutputsPath(outputsRoot, request.query.path)
+        if (target.type !== 'file') {
+          throw new OutputsPathError({
+            code: 'not_a_file',
+            message: 'That is a folder: use /outputs/archive to download it.',
+            path: request.query.path,
           })
-          const type = contentTypes[extname(target.absolute).toLowerCase()]
-          reply
-            .type(type ?? 'application/octet-stream')
-            .header('x-content-type-options', 'nosniff')
-            .header('content-length', String((await handle.stat()).size))
-            .header(
-              'content-disposition',
-              `${type ? 'inline' : 'attachment'}; filename="${attachmentName(basename(target.absolute))}"`,
-            )
-          return reply.send(handle.createReadStream())
-        }),
-    )
+        }
+        // O_NOFOLLOW: a link swapped in after the check is refused by the kernel, not followed.
+        const handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => {
+          throw new OutputsPathError({
+            code: 'symlink_refused',
+            message: 'The file changed into a link.',
+            path: request.query.path,
+            status: 403,
+          })
+        })
+        const type = contentTypes[extname(target.absolute).toLowerCase()]
+        reply
+          .type(type ?? 'application/octet-stream')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-length', String((await handle.stat()).size))
+          .header(
+            'content-disposition',
+            `${type ? 'inline' : 'attachment'}; filename="${attachmentName(basename(target.absolute))}"`,
+          )
+        return reply.send(handle.createReadStream())
+      }),
+  )
 }
