@@ -1,9 +1,11 @@
 /**
- * The layering of docs/architecture.md §1, enforced: imports only point down the stack, and the pure layers
- * (core, envs, chat) touch no file system, network, clock, randomness or environment variables.
+ * The layering of docs/architecture.md §1: imports only point down the stack (biome's `noRestrictedImports`
+ * enforces it; this checks its configuration against the table), and the pure layers (core, envs, chat)
+ * touch no file system, network, clock, randomness or environment variables (node modules: biome too;
+ * packages and calls: checked here, no tool has the rule).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = resolve(import.meta.dirname, '..', 'src')
@@ -55,6 +57,8 @@ function importsOf(text: string): string[] {
   return specifiers
 }
 
+type RestrictedImports = { level: string; options: { patterns: { group: string[]; message: string }[] } }
+
 const layerOf = (file: string) => relative(root, file).split(/[\\/]/)[0] as string
 const files = sourceFiles(root)
 
@@ -64,19 +68,28 @@ describe('import boundaries', () => {
     for (const layer of layers) expect(Object.keys(allowed), `unknown layer src/${layer}`).toContain(layer)
   })
 
-  it('imports only point down the stack', () => {
-    const violations: string[] = []
-    for (const file of files) {
-      const layer = layerOf(file)
-      if (layer.endsWith('.ts')) continue
-      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
-        if (!specifier.startsWith('.')) continue
-        const target = layerOf(resolve(dirname(file), specifier))
-        if (!allowed[layer]?.includes(target))
-          violations.push(`${relative(root, file)} imports ${specifier} (${layer} -> ${target})`)
+  // Enforced by biome (`noRestrictedImports` per layer folder, biome.json's overrides; `npx biome check`
+  // fails on a violation, dynamic imports included): this checks the overrides say what the table says.
+  it('biome forbids each layer exactly the layers above it', () => {
+    const config = JSON.parse(readFileSync(resolve(root, '..', 'biome.json'), 'utf8')) as {
+      overrides: { includes: string[]; linter: { rules: { style: { noRestrictedImports: RestrictedImports } } } }[]
+    }
+    const layers = Object.keys(allowed)
+    for (const [layer, reachable] of Object.entries(allowed)) {
+      const above = layers.filter((other) => !reachable.includes(other)).map((other) => `**/${other}/**`)
+      const overrides = config.overrides.filter((override) => override.includes[0] === `src/${layer}/**`)
+      if (above.length === 0) {
+        expect(overrides, layer).toEqual([])
+        continue
+      }
+      expect(overrides.length, layer).toBeGreaterThan(0)
+      for (const override of overrides) {
+        const groups = override.linter.rules.style.noRestrictedImports.options.patterns.map((pattern) => pattern.group)
+        expect(groups, layer).toContainEqual(above)
+        if (pureLayers.has(layer) && override.includes.includes('!**/*.test.ts'))
+          expect(groups, layer).toContainEqual(['node:*', ...[...pureNodeModules].map((name) => `!${name}`)])
       }
     }
-    expect(violations).toEqual([])
   })
 
   it('pure layers use no I/O, clock, randomness or environment', () => {

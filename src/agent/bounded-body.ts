@@ -9,7 +9,7 @@ import { EndpointError } from './endpoint-error.js'
 
 export const defaultMaxReplyBytes = 16 * 1024 * 1024
 
-export function replyTooLarge(limit: number, declared?: number): EndpointError {
+function replyTooLarge(limit: number, declared?: number): EndpointError {
   return new EndpointError({
     code: 'endpoint_reply_too_large',
     message: `The endpoint's reply is larger than the ${limit}-byte cap${declared === undefined ? '' : ` (Content-Length ${declared})`}; it was cut there. Raise the cap (--max-model-reply) if the model really answers that much.`,

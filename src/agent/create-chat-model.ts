@@ -49,7 +49,7 @@ function invalid(code: ErrorCode, message: string): InvalidInputError {
 }
 
 /** Sampling in one fixed key order (the model identity, and so reports, show it as built). */
-export function samplingOf(settings: ChatModelSettings): SamplingOptions {
+function samplingOf(settings: ChatModelSettings): SamplingOptions {
   return {
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.topP === undefined ? {} : { top_p: settings.topP }),

@@ -14,6 +14,7 @@ import { ConcurrencyLimiter } from './concurrency-limiter.js'
 import { EndpointError, errorForStatus, isEndpointError } from './endpoint-error.js'
 import { readSseStream } from './read-sse-stream.js'
 import { backoffDelay, defaultRetryPolicy, parseRetryAfter, type RetryPolicy, sleep } from './retry-policy.js'
+import { whenNotAborted } from './when-not-aborted.js'
 
 export interface EndpointClientOptions {
   /** e.g. `http://127.0.0.1:8000/v1`. */
@@ -263,25 +264,6 @@ function transportDetail(error: unknown): string {
   const code = cause?.code
   if (code !== undefined) return causeWords[code] ? `${causeWords[code]} (${code})` : code
   return cause?.message ?? (error as Error).message
-}
-
-/** Settles with `promise`, or rejects when `signal` aborts first (a custom fetch may ignore the signal). */
-function whenNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }
 
 /** The JSON object of a reply; anything else is described (content type, size), never quoted. */

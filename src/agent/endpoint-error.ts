@@ -87,7 +87,7 @@ const contextLengthPattern =
   /context length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:model'?s )?(?:maximum|max)/i
 
 /** The most characters of an endpoint's error message an error message carries. */
-export const maxErrorBodyChars = 200
+const maxErrorBodyChars = 200
 
 /**
  * The error message of an OpenAI-compatible error body (`{error: {message}}`, `{error: "…"}`, vLLM's

@@ -10,7 +10,7 @@ import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import type { ChatModel, GenerateRequest, GenerateResult, ModelIdentity, SamplingOptions } from './chat-model.js'
 import { assistantTurnIndex, toolCallId } from './wire-messages.js'
 
-export const nodeLlamaCppVersion = '3.21.1'
+const nodeLlamaCppVersion = '3.21.1'
 
 export interface GgufModelOptions {
   path: string

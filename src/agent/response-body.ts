@@ -11,7 +11,7 @@ export function choiceOf(response: EndpointResponse): Record<string, unknown> {
 }
 
 /** The first choice of a body, or a retryable `endpoint_bad_response`. */
-export function firstChoice(body: Record<string, unknown>): Record<string, unknown> {
+function firstChoice(body: Record<string, unknown>): Record<string, unknown> {
   const choices = body.choices
   const choice = Array.isArray(choices) ? choices[0] : undefined
   if (choice === null || typeof choice !== 'object') {

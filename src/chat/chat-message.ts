@@ -10,7 +10,7 @@ import type { JsonObject } from '../core/json/json-value.js'
 
 const jsonObjectSchema = z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>
 
-export const chatToolCallSchema = z.object({
+const chatToolCallSchema = z.object({
   id: z.string().optional(),
   type: z.literal('function').optional(),
   function: z.object({
@@ -20,15 +20,15 @@ export const chatToolCallSchema = z.object({
 })
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>
 
-export const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() })
-export const userMessageSchema = z.object({ role: z.literal('user'), content: z.string() })
-export const assistantMessageSchema = z.object({
+const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() })
+const userMessageSchema = z.object({ role: z.literal('user'), content: z.string() })
+const assistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.string().nullable().optional(),
   reasoning_content: z.string().nullable().optional(),
   tool_calls: z.array(chatToolCallSchema).optional(),
 })
-export const toolMessageSchema = z.object({
+const toolMessageSchema = z.object({
   role: z.literal('tool'),
   content: z.string(),
   tool_call_id: z.string().optional(),

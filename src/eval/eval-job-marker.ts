@@ -10,13 +10,13 @@ import { rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 
-export const evalJobStates = ['idle', 'running', 'succeeded', 'degraded', 'failed', 'cancelled', 'interrupted'] as const
+const evalJobStates = ['idle', 'running', 'succeeded', 'degraded', 'failed', 'cancelled', 'interrupted'] as const
 export type EvalJobState = (typeof evalJobStates)[number]
 
 const jobError = z.object({ code: z.string(), message: z.string() })
 
 /** What `GET /api/eval` answers, less the summary (which lives in its own file). */
-export const evalJobRecordSchema = z.object({
+const evalJobRecordSchema = z.object({
   state: z.enum(evalJobStates),
   job_id: z.string().nullable(),
   env_id: z.string().nullable(),
@@ -44,7 +44,7 @@ export const evalJobRecordSchema = z.object({
 })
 export type EvalJobRecord = z.output<typeof evalJobRecordSchema>
 
-export const evalJobMarkerSchema = evalJobRecordSchema.extend({
+const evalJobMarkerSchema = evalJobRecordSchema.extend({
   marker_version: z.literal(1),
   /** The server process that ran the job. */
   pid: z.int(),
@@ -52,7 +52,7 @@ export const evalJobMarkerSchema = evalJobRecordSchema.extend({
 })
 export type EvalJobMarker = z.output<typeof evalJobMarkerSchema>
 
-export const markerName = 'job.json'
+const markerName = 'job.json'
 
 /** Writes the marker through a temporary file and a rename, so a reader never sees half of one. */
 export async function writeEvalJobMarker(folder: string, marker: EvalJobMarker): Promise<void> {

@@ -64,14 +64,14 @@ export function rowKey(serializedRow: string): string {
   return createHash('sha256').update(serializedRow).digest('hex').slice(0, 16)
 }
 
-export function statusOf(result: AgentEpisodeResult): LlmEpisodeStatus {
+function statusOf(result: AgentEpisodeResult): LlmEpisodeStatus {
   if (result.fault?.fault === 'infrastructure') return 'infra_error'
   if (result.fault?.fault === 'tool') return 'tool_error'
   return 'scored'
 }
 
 /** The env's outcome plus the per-episode LLM values every summary block averages. */
-export function llmOutcome(outcome: EpisodeOutcome, result: AgentEpisodeResult): EpisodeOutcome {
+function llmOutcome(outcome: EpisodeOutcome, result: AgentEpisodeResult): EpisodeOutcome {
   const parseIssues = Object.values(result.counts.parse_issues).reduce((total, count) => total + count, 0)
   return {
     rates: outcome.rates,
@@ -104,7 +104,7 @@ export function toEpisodeRecord(line: LlmEpisodeLine, index: number): EpisodeRec
   }
 }
 
-export function rowWithoutPromptField(row: DatasetRow): JsonObject {
+function rowWithoutPromptField(row: DatasetRow): JsonObject {
   const { prompt: _prompt, ...rest } = row
   return rest
 }

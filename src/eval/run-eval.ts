@@ -24,7 +24,7 @@ export interface RunEvalOptions {
   onProgress?: (done: number, total: number) => void
 }
 
-export function episodeTasks(rowCount: number, policies: readonly string[]): EpisodeTask[] {
+function episodeTasks(rowCount: number, policies: readonly string[]): EpisodeTask[] {
   const tasks: EpisodeTask[] = []
   for (const policy of policies) {
     for (let rowIndex = 0; rowIndex < rowCount; rowIndex++) tasks.push({ index: tasks.length, rowIndex, policy })

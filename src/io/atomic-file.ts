@@ -10,7 +10,7 @@ import { processAlive } from './process-alive.js'
 import { outputExistsError } from './publish-directory.js'
 
 /** Removes `.<name>.tmp-<pid>` files beside `path` whose process is gone; returns their names. */
-export function removeStaleTemporaries(path: string): string[] {
+function removeStaleTemporaries(path: string): string[] {
   const parent = dirname(path)
   if (!existsSync(parent)) return []
   const prefix = `.${basename(path)}.tmp-`

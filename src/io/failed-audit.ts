@@ -8,7 +8,7 @@ import { dirname } from 'node:path'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import { withOutputLock } from './output-lock.js'
 
-export function freeFailedAuditPath(path: string): string {
+function freeFailedAuditPath(path: string): string {
   if (!existsSync(path)) return path
   const stem = path.endsWith('.json') ? path.slice(0, -'.json'.length) : path
   for (let index = 1; ; index++) {
@@ -18,7 +18,7 @@ export function freeFailedAuditPath(path: string): string {
 }
 
 /** Writes the failed audit and returns its path. */
-export function writeFailedAudit(options: { path: string; stage: string; output: string; error: unknown }): string {
+function writeFailedAudit(options: { path: string; stage: string; output: string; error: unknown }): string {
   const path = freeFailedAuditPath(options.path)
   const error = ReleaseOpsError.isInstance(options.error)
     ? options.error.toJSON()

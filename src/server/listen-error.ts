@@ -5,7 +5,7 @@
 import type { ErrorCode } from '../core/errors/error-code.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 
-export class ListenError extends ReleaseOpsError {
+class ListenError extends ReleaseOpsError {
   constructor(options: { code: ErrorCode; message: string; host: string; port: number; cause: unknown }) {
     super({ ...options, details: { host: options.host, port: options.port } })
     this.name = 'ListenError'

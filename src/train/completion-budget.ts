@@ -23,7 +23,7 @@ export const budgetFormats = ['qwen3', 'qwen3.5'] as const
 export type BudgetFormat = (typeof budgetFormats)[number]
 
 /** Tokens kept per assistant turn for the model's own words around a call (a policy writes none). */
-export const modelTextRoomPerTurn = 48
+const modelTextRoomPerTurn = 48
 
 export interface PolicyBudget {
   policy: string
@@ -58,7 +58,7 @@ export function budgetFormatFor(model: string): BudgetFormat {
 }
 
 /** Nearest-rank percentile of ascending values. */
-export function percentile(sorted: readonly number[], p: number): number {
+function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number
 }

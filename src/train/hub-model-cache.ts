@@ -18,7 +18,7 @@ export function hubCacheFolder(environment: NodeJS.ProcessEnv): string | null {
 }
 
 /** True when a snapshot of `repo` with a config.json is in `cache` (any revision). */
-export function hasCachedModel(cache: string, repo: string): boolean {
+function hasCachedModel(cache: string, repo: string): boolean {
   const snapshots = join(cache, `models--${repo.replace('/', '--')}`, 'snapshots')
   if (!existsSync(snapshots)) return false
   return readdirSync(snapshots).some((revision) => existsSync(join(snapshots, revision, 'config.json')))

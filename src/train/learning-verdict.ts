@@ -16,7 +16,7 @@
 import { z } from 'zod'
 import { bootstrapDraws, pairedBootstrap } from '../eval/paired-bootstrap.js'
 
-export const probeSampleSchema = z.object({
+const probeSampleSchema = z.object({
   row: z.int().min(0),
   tool: z.string().nullable(),
   accepted: z.boolean(),

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 
 /** `status` is read by the server's error mapping, as `OutputsPathError`'s is. */
-export class OutputsNotWritableError extends ReleaseOpsError {
+class OutputsNotWritableError extends ReleaseOpsError {
   readonly status = 503
 
   constructor(path: string, cause: string) {

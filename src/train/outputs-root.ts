@@ -45,7 +45,7 @@ export interface ResolvedOutputsPath {
 const maxPathLength = 1024
 
 /** Splits and checks a caller's path; throws `OutputsPathError` for anything that could leave the root. */
-export function outputsPathSegments(requested: string): string[] {
+function outputsPathSegments(requested: string): string[] {
   if (requested.length > maxPathLength) {
     throw refused(requested, 'path_too_long', `Paths have at most ${maxPathLength} characters.`)
   }
@@ -63,7 +63,7 @@ export function outputsPathSegments(requested: string): string[] {
 }
 
 /** The root's real path (created when missing, so a fresh server can list an empty root). */
-export async function outputsRootRealPath(root: string): Promise<string> {
+async function outputsRootRealPath(root: string): Promise<string> {
   await makeOutputsDirectory(root)
   return realpath(root)
 }

@@ -16,7 +16,7 @@ export const hubRepoIdSchema = z
   .refine((value) => !value.includes('..') && !value.endsWith('.git'), 'Expected a Hub repo id: owner/name.')
 
 /** The optimisers `train_grpo.py --optim` takes (python/releaseops_train/config.py OPTIMIZERS). */
-export const trainerOptimizers = [
+const trainerOptimizers = [
   'adamw_torch',
   'adamw_torch_fused',
   'paged_adamw_8bit',
@@ -26,12 +26,12 @@ export const trainerOptimizers = [
   'sgd',
 ] as const
 /** TRL GRPOTrainer's loss types (config.py LOSS_TYPES). */
-export const grpoLossTypes = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo', 'luspo', 'vespo'] as const
+const grpoLossTypes = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo', 'luspo', 'vespo'] as const
 
 const count = (max: number) => z.int().min(1).max(max)
 
 /** TRL's vLLM modes (`train_grpo.py --use-vllm`). */
-export const vllmModes = ['colocate', 'server'] as const
+const vllmModes = ['colocate', 'server'] as const
 /** A module name peft can target (`q_proj`, `model.layers.0.mlp.up_proj`) or its `all-linear` shorthand. */
 const loraModuleSchema = z
   .string()

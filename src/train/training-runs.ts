@@ -78,7 +78,7 @@ async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<T | null
   }
 }
 
-export async function readRun(outputsRoot: string, runId: string): Promise<RunListing> {
+async function readRun(outputsRoot: string, runId: string): Promise<RunListing> {
   const folder = join(outputsRoot, 'runs', runId)
   const [status, learning, metrics] = await Promise.all([
     readJson(join(folder, 'status.json'), statusFileSchema),

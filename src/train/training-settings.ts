@@ -12,7 +12,7 @@ import { z } from 'zod'
 /** The package root: two levels above this file, in `src/train/` and in `dist/train/` alike. */
 export const packageRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..')
 
-export const trainingSettingsSchema = z.strictObject({
+const trainingSettingsSchema = z.strictObject({
   /** Everything the server writes (runs, eval jobs, caches) and everything `/outputs/*` serves. */
   outputsDir: z.string().min(1),
   python: z.string().min(1),

@@ -17,7 +17,6 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { open, writeFile } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
-import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { failedRunError } from './failure-cause.js'
 import { readLogTail } from './log-tail.js'
 import { killGroup, waitForGroupExit } from './process-group.js'
@@ -33,27 +32,10 @@ import {
   type TrainingState,
   type TrainingStatus,
 } from './training-status.js'
+import type { TrainingSupervisorOptions } from './training-supervisor-options.js'
 
 export type { HubPushStatus, TrainingState, TrainingStatus } from './training-status.js'
-
-export interface TrainingSupervisorOptions {
-  outputsRoot: string
-  python: string
-  script: string
-  registry: EnvRegistry
-  defaultEnvId: string
-  /** The env server the trainer plays against (known once the server listens). */
-  envUrl: () => string
-  token: string | undefined
-  environment?: NodeJS.ProcessEnv
-  /** Time between SIGTERM and SIGKILL on stop (default 10 s). */
-  stopGraceMs?: number
-  now?: () => Date
-  /** What the smoke preset trains when a request names no model (default: the tiny local model). */
-  smokeModel?: string | undefined
-  /** Called after a run succeeds with a hub repo set (the push happens outside this class). */
-  afterSuccess?: (run: PreparedRun, supervisor: TrainingSupervisor) => Promise<void>
-}
+export type { TrainingSupervisorOptions } from './training-supervisor-options.js'
 
 const failureTailLines = 40
 

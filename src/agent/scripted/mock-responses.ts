@@ -21,7 +21,7 @@ export interface ChatReplyBody {
 }
 
 /** A deterministic id: the same conversation gets the same ids. */
-export function stableId(prefix: string, ...parts: string[]): string {
+function stableId(prefix: string, ...parts: string[]): string {
   return `${prefix}${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32)}`
 }
 

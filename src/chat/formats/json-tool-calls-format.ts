@@ -14,7 +14,7 @@ import { formatQwen3Assistant, qwen3Format } from './qwen3-format.js'
 
 const defaultInstruction = 'You are an agent that solves the task by calling the available tools.'
 
-export const jsonFormatInstruction = [
+const jsonFormatInstruction = [
   'Reply with one JSON object and nothing else: no explanation, no code fence.',
   'It must have exactly this shape:',
   '{"tool_calls": [{"name": "<tool name>", "arguments": {"<argument>": <value>}}]}',
@@ -44,7 +44,7 @@ function systemPrompt(instruction: string, tools: readonly ChatTool[]): string {
 }
 
 /** The JSON text of an assistant message's calls, as the format asks a model to write it. */
-export function jsonToolCallsText(message: AssistantMessage): string {
+function jsonToolCallsText(message: AssistantMessage): string {
   const calls = (message.tool_calls ?? []).map((call) => ({
     name: call.function.name,
     arguments: decodeArguments(call.function.arguments),

@@ -125,7 +125,7 @@ export function parseQwen35(text: string, options: ParseOptions = {}): ParseResu
 }
 
 /** The completion for the last assistant turn, as the template renders it after the generation prompt. */
-export function formatQwen35Assistant(message: AssistantMessage, options: FormatAssistantOptions = {}): string {
+function formatQwen35Assistant(message: AssistantMessage, options: FormatAssistantOptions = {}): string {
   let content = pythonStrip(message.content ?? '')
   let reasoning = message.reasoning_content ?? ''
   if ((message.reasoning_content === undefined || message.reasoning_content === null) && content.includes('</think>')) {

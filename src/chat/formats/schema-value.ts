@@ -40,7 +40,7 @@ function decodeJson(text: string): { ok: true; value: unknown } | { ok: false } 
 }
 
 /** A Python literal (`{'a': True, 'b': None}`) as `ast.literal_eval` would read it, for the common cases. */
-export function decodePythonLiteral(text: string): { ok: true; value: unknown } | { ok: false } {
+function decodePythonLiteral(text: string): { ok: true; value: unknown } | { ok: false } {
   let json = ''
   let index = 0
   while (index < text.length) {

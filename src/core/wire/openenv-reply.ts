@@ -37,7 +37,7 @@ export type ReplyMetadata = z.output<typeof replyMetadataSchema>
  * The env observation on the wire: plain JSON, `metadata` kept inside it, `error` after a bad call. A
  * `call_tool` observation (OpenEnv `CallToolObservation`) has `error: null`: the bad call is in its result.
  */
-export const wireObservationSchema = z
+const wireObservationSchema = z
   .looseObject({ metadata: replyMetadataSchema.optional(), error: envErrorSchema.nullable().optional() })
   .describe('The env observation; `metadata` is kept inside it too.')
 

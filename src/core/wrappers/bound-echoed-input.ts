@@ -16,7 +16,7 @@ function collectLong(value: unknown, into: Set<string>, depth = 0): void {
   }
 }
 
-export function shortened(text: string): string {
+function shortened(text: string): string {
   return `${text.slice(0, maxEchoChars)}… (${text.length} characters)`
 }
 

@@ -29,7 +29,7 @@ const rowSchema = z.looseObject({
   extra_info: z.looseObject({ source_id: nonEmpty, metadata: metadataSchema, ground_truth_level: nonEmpty }),
 })
 
-export const gradingResetOptionsSchema = z.strictObject({
+const gradingResetOptionsSchema = z.strictObject({
   record: z.unknown().optional(),
   row: z.unknown().optional(),
 })

@@ -17,7 +17,7 @@ export interface ChatPrompt {
   user: string
 }
 
-export const nativeSystemPreamble =
+const nativeSystemPreamble =
   'You classify one database field into one category and assign a sensitivity level.\n' +
   'The full category catalog is listed below as "choice_id|name" lines; recall ' +
   'candidates from this catalog directly using field and table semantics. When ' +
@@ -32,7 +32,7 @@ export const nativeSystemPreamble =
   'Approved sensitivity levels:\n'
 
 /** "choice_id|display_name" lines, one per registry leaf. */
-export function renderCatalogIndex(choices: PromptChoices): string {
+function renderCatalogIndex(choices: PromptChoices): string {
   return choices.choices.map((choice) => `${choice.choiceId}|${choice.displayName}`).join('\n')
 }
 

@@ -26,7 +26,7 @@ export function uuid5(name: string, namespace: Uint8Array = namespaceUrl): strin
 }
 
 /** The metadata fields that identify a source record. */
-export const recordIdFields = ['database_name', 'table_name', 'field_name'] as const
+const recordIdFields = ['database_name', 'table_name', 'field_name'] as const
 
 const identityText = (value: unknown): string => (value === undefined || value === null ? '' : collapseStrip(String(value)))
 

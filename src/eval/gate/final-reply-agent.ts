@@ -15,7 +15,7 @@ import { finalAnswerText } from '../../envs/grading/final-answer-text.js'
 import { FinalReply } from '../../envs/grading/grading-env.js'
 
 /** The answer text of a reply that made no tool call: its completion as generated, or a native reply's content. */
-export function replyAnswerText(reply: AgentTurn): string {
+function replyAnswerText(reply: AgentTurn): string {
   if (reply.completion) return finalAnswerText(reply.completion.text, { openThink: reply.completion.openThink })
   return finalAnswerText(reply.message.content ?? '')
 }

@@ -15,7 +15,7 @@ import {
 } from './gate-reasons.js'
 import { isFormalBounds, judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
 
-export const gateReportFormat = 'releaseops-rollout-gate-v1'
+const gateReportFormat = 'releaseops-rollout-gate-v1'
 
 const counts = z.record(z.string(), z.number())
 

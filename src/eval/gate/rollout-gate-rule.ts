@@ -7,7 +7,7 @@
  */
 import { wilsonInterval } from '../wilson-interval.js'
 
-export const defaultGateBounds = { lower: 0.05, upper: 0.3 } as const
+const defaultGateBounds = { lower: 0.05, upper: 0.3 } as const
 /** A formal gate's bounds: fixed, never an option (custom bounds are exploration, which preflight refuses). */
 export const formalGateBounds = defaultGateBounds
 /** A formal gate covers the whole split or at least this many episodes. */

@@ -28,7 +28,7 @@ export interface ServedModel {
 const openFetch = createOutboundFetch(OutboundPolicy.open())
 
 /** `GET <base>/models`, every entry kept (vLLM adds `root`, `max_model_len`, …). */
-export async function fetchServedModels(options: {
+async function fetchServedModels(options: {
   baseUrl: string
   apiKey?: string
   fetch?: typeof fetch

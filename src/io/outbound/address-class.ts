@@ -104,7 +104,7 @@ function embeddedV4(bytes: number[]): number[] | undefined {
 }
 
 /** The 16 bytes of an IPv6 address (a trailing dotted quad allowed). */
-export function ipv6Bytes(address: string): number[] {
+function ipv6Bytes(address: string): number[] {
   let text = address.toLowerCase()
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
   if (dotted) {

@@ -13,8 +13,8 @@ import type { CanonicalRecord } from '../contracts/canonical-record.js'
 import type { Provenance } from '../contracts/processed-record.js'
 import { type GroupOptions, type PromptKeyGroup, PromptKeyGroups } from './prompt-key-groups.js'
 
-export const datasetAuditFormat = 'field-prompt-identifiability-v1'
-export const bundleAuditFormat = 'field-prompt-identifiability-bundle-v1'
+const datasetAuditFormat = 'field-prompt-identifiability-v1'
+const bundleAuditFormat = 'field-prompt-identifiability-bundle-v1'
 
 const sha256 = (...parts: string[]) => hash('sha256', parts.join('\0'), 'hex')
 

@@ -9,7 +9,7 @@ import { readRecordArray } from '../../io/record-array-file.js'
 import { type CanonicalRecord, canonicalRecordSchema } from '../contracts/canonical-record.js'
 import { recordLocation } from './record-location.js'
 
-export function parseCanonicalRecords(
+function parseCanonicalRecords(
   records: readonly unknown[],
   source: string,
 ): { records: CanonicalRecord[]; issues: InputIssue[] } {

@@ -10,7 +10,7 @@ import type { CanonicalRecord } from '../contracts/canonical-record.js'
 const fieldIdSpace = 2 ** 26
 
 /** The separator of a key's text: `field \u001f table`. */
-export const promptKeySeparator = '\u001f'
+const promptKeySeparator = '\u001f'
 
 /**
  * Prompt keys as numbers. Each distinct raw name is normalised once and each distinct normalised name gets

@@ -41,12 +41,7 @@ export interface RunCanonicalBuildOptions {
   allowUnresolved?: boolean
 }
 
-export function pickPath(options: {
-  file?: string | undefined
-  directory?: string | undefined
-  name: string
-  flag: string
-}): string {
+function pickPath(options: { file?: string | undefined; directory?: string | undefined; name: string; flag: string }): string {
   if (options.file && options.directory) {
     throw new InvalidInputError({
       code: 'conflicting_options',

@@ -19,7 +19,7 @@ import { type CoverageMove, keepEveryLabelInTrain, tooSmallForValTest, trainLack
 
 export { allocateSizes, interleavedLabels } from './split-sizes.js'
 
-export const splitAlgorithmVersion = 'releaseops-split-v3'
+const splitAlgorithmVersion = 'releaseops-split-v3'
 
 export interface SplitOptions {
   splitType: 'random' | 'group'
@@ -52,7 +52,7 @@ export interface SplitReport {
   too_small_for_val_test: { category_id: string; records: number }[]
 }
 
-export function groupValue(record: object, path: string): string {
+function groupValue(record: object, path: string): string {
   let value: unknown = record
   for (const part of path.split('.')) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return ''

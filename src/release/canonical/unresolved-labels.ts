@@ -6,7 +6,7 @@
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 
 /** Statuses of records that carry a real label the line failed to resolve (placeholder and unlabeled carry none). */
-export const lostLabelStatuses = ['missing_leaf', 'path_mismatch', 'code_unresolved', 'invalid_record'] as const
+const lostLabelStatuses = ['missing_leaf', 'path_mismatch', 'code_unresolved', 'invalid_record'] as const
 
 export interface LabelAccounting {
   /** Labelled records that resolve to no registry category. */

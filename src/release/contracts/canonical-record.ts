@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { processedRecordSchema } from './processed-record.js'
 
-export const resolutionStatuses = [
+const resolutionStatuses = [
   'resolved',
   'unlabeled',
   'placeholder',
@@ -21,7 +21,7 @@ export type ResolutionStatus = (typeof resolutionStatuses)[number]
 export const splitNames = ['train', 'val', 'test'] as const
 export type SplitName = (typeof splitNames)[number]
 
-export const canonicalTargetSchema = z.strictObject({
+const canonicalTargetSchema = z.strictObject({
   leaf_level: z.string(),
   leaf_name: z.string().min(1),
   category_id: z.string().min(1),

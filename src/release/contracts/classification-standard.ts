@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { parseAsset } from '../../envs/grading/assets/parse-asset.js'
 
-export const classificationStandardSchema = z.looseObject({
+const classificationStandardSchema = z.looseObject({
   dataset: z.string().min(1),
   id_strategy: z.enum(['code', 'path']),
   standard_source: z.string(),

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { invalidAsset } from '../../envs/grading/assets/parse-asset.js'
 
-export const standardFields = [
+const standardFields = [
   'database_name',
   'database_description',
   'table_name',

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { parseAsset } from '../../envs/grading/assets/parse-asset.js'
 
-export const pathFieldNames = ['level_1', 'level_2', 'level_3', 'level_4'] as const
+const pathFieldNames = ['level_1', 'level_2', 'level_3', 'level_4'] as const
 
 const nonEmpty = z
   .string()
@@ -71,7 +71,7 @@ export const datasetConfigSchema = z
 
 export type DatasetConfig = z.output<typeof datasetConfigSchema> & { dataset: string }
 
-export const datasetsFileSchema = z
+const datasetsFileSchema = z
   .strictObject({
     datasets: z.record(z.string(), datasetConfigSchema),
     formal_datasets: z.array(nonEmpty).default([]),

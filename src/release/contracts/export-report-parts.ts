@@ -52,7 +52,7 @@ interface GateGaps {
  * the flag's real syntax, knowing that a waived release is for inspection: a mixture (the training input)
  * takes only releases whose gate passed, because a mixture must train on every label it evaluates.
  */
-export function labelGapRemedy(labels: readonly string[]): string {
+function labelGapRemedy(labels: readonly string[]): string {
   const unique = [...new Set(labels)]
   const waivers = unique.map((label) => `--allow-label-gaps '${label}'`).join(' ')
   return `Split again so train holds every label (\`release canonical split --overwrite\`: a random split keeps every category and level in train; a group split cannot), or, after review, waive with ${waivers} (or --allow-any-label-gap). A waived release validates but \`mixture build\` refuses it: a mixture must train on every label it evaluates.`

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { parseAsset } from '../../envs/grading/assets/parse-asset.js'
 
-export const gradingManifestSchema = z.strictObject({
+const gradingManifestSchema = z.strictObject({
   datasets: z
     .record(
       z.string(),

@@ -15,21 +15,21 @@ export const fieldMetadataSchema = z.looseObject({
   value: z.string(),
 })
 
-export const classificationSchema = z.looseObject({
+const classificationSchema = z.looseObject({
   level_1: z.string(),
   level_2: z.string(),
   level_3: z.string(),
   level_4: z.string(),
 })
 
-export const provenanceSchema = z.strictObject({
+const provenanceSchema = z.strictObject({
   source_file: z.string(),
   source_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   sheet: z.string(),
   row: z.number().int().positive(),
 })
 
-export const labelNoteSchema = z.strictObject({
+const labelNoteSchema = z.strictObject({
   field: z.string(),
   code: z.string(),
   action: z.enum(['kept', 'stripped']),

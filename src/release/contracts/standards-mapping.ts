@@ -12,7 +12,7 @@ const header = z
   .transform((value) => value.trim().replace(/\s+/g, ' '))
   .pipe(z.string().min(1, 'a header must be non-empty'))
 
-export const standardsMappingSchema = z.strictObject({
+const standardsMappingSchema = z.strictObject({
   classification: z
     .strictObject({
       /** The level columns, top level first. */

@@ -21,9 +21,9 @@ import { sha256File } from '../../io/sha256.js'
 import { writeXlsx } from '../xlsx/write-xlsx.js'
 import { classificationWorkbook, gradingWorkbook } from './demo-standard-workbooks.js'
 
-export const defaultDemoRows = 2000
-export const defaultDemoSeed = 20261129
-export const demoSheetName = '数据资产目录'
+const defaultDemoRows = 2000
+const defaultDemoSeed = 20261129
+const demoSheetName = '数据资产目录'
 
 /** Where each demo file lies, relative to the output directory. */
 export const demoLayout = {

@@ -32,7 +32,7 @@ export interface SftMixtureRow {
   mixture_provenance?: { dataset: string; original_source_sha256: string; replica: number }
 }
 
-export function sftMixtureColumns(metadataFields: readonly string[], provenance = true): ParquetField[] {
+function sftMixtureColumns(metadataFields: readonly string[], provenance = true): ParquetField[] {
   const provenanceShape = shapes.struct({ dataset: shapes.string, original_source_sha256: shapes.string, replica: shapes.int64 })
   return [...legacySftFields(metadataFields), ...(provenance ? [{ name: 'mixture_provenance', shape: provenanceShape }] : [])]
 }

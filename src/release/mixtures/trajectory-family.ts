@@ -55,7 +55,7 @@ export function readTrajectoryMixtureRows(
   return { rows: readNestedParquetRows(bytes, columns), sha256: sha256Hex(bytes) }
 }
 
-export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): TrajectoryMixtureRow[] {
+function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): TrajectoryMixtureRow[] {
   return [
     {
       ...row,
@@ -69,7 +69,7 @@ export function projectTrajectory(episode: PlannedEpisode, row: TrajectoryRow): 
   ]
 }
 
-export function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: () => boolean | undefined): MixtureRowValidator {
+function trajectoryMixtureValidator(tasks: MixtureTasks, enableThinking: () => boolean | undefined): MixtureRowValidator {
   const tools = trajectoryTools(gradingV1Spec)
   const contexts = new Map<string, RowCheckContext>()
   for (const [dataset, loaded] of Object.entries(tasks.byDataset))

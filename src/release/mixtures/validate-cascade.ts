@@ -38,7 +38,7 @@ export function rlCascadeValidator(tasks: MixtureTasks): MixtureRowValidator {
 }
 
 /** The datasets a mixture report names (to know which manifest entries to load). */
-export function mixtureReportDatasets(directory: string): string[] {
+function mixtureReportDatasets(directory: string): string[] {
   const file = readJsonFile(join(directory, 'export_report.json'), { kind: 'mixture export report', strict: true })
   const datasets = (file.value as { datasets?: unknown }).datasets
   return Array.isArray(datasets) ? datasets.filter((name): name is string => typeof name === 'string') : []

@@ -91,116 +91,168 @@ function readLevels(options: { bytes: Uint8Array; offset: number; length: number
   readRleBitPackedHybrid(reader, bitWidth(options.maxLevel), options.output, options.length)
 }
 
+/** What decoding a chunk builds, page after page. */
+interface ChunkState {
+  leaf: LeafColumn
+  meta: ColumnMetaData
+  total: number
+  definitions: Uint8Array
+  repetitions: Uint8Array | null
+  pool: ScalarValue[]
+  indices: Uint32Array
+  /** Values present (defined at the leaf's max level) so far. */
+  present: number
+  /** The dictionary's size once its page is read, else -1. */
+  dictionarySize: number
+  /** Level slots decoded so far. */
+  slots: number
+}
+
+/** A data page with its levels decoded: its values' bytes start at `valuesAt`. */
+interface DataPage {
+  page: Uint8Array
+  count: number
+  encoding: string
+  valuesAt: number
+}
+
 /** Decodes a column chunk (`bytes` holds exactly its pages). */
 export function decodeColumnChunk(leaf: LeafColumn, meta: ColumnMetaData, bytes: Uint8Array): DecodedLeaf {
   const total = Number(meta.num_values)
-  const definitions = new Uint8Array(total)
-  const repetitions = leaf.maxRepetition > 0 ? new Uint8Array(total) : null
-  const pool: ScalarValue[] = []
-  let indices = new Uint32Array(Math.min(total, 1 << 16))
-  let present = 0
-  let dictionarySize = -1
-  let slots = 0
+  const state: ChunkState = {
+    leaf,
+    meta,
+    total,
+    definitions: new Uint8Array(total),
+    repetitions: leaf.maxRepetition > 0 ? new Uint8Array(total) : null,
+    pool: [],
+    indices: new Uint32Array(Math.min(total, 1 << 16)),
+    present: 0,
+    dictionarySize: -1,
+    slots: 0,
+  }
   const reader = { view: viewOf(bytes), offset: 0 }
-  while (slots < total) {
-    if (reader.offset >= bytes.length) throw new ParquetDecodeError(`the chunk ends after ${slots} of ${total} values`)
+  while (state.slots < total) {
+    if (reader.offset >= bytes.length) throw new ParquetDecodeError(`the chunk ends after ${state.slots} of ${total} values`)
     const header = parquetHeader(reader) as PageHeader
     const start = reader.offset
     const body = bytes.subarray(start, start + header.compressed_page_size)
     if (body.length !== header.compressed_page_size) throw new ParquetDecodeError('a page runs past its column chunk')
     reader.offset = start + header.compressed_page_size
-    if (header.type === 'DICTIONARY_PAGE') {
-      if (dictionarySize >= 0 || pool.length > 0) throw new ParquetDecodeError('a second dictionary page')
-      const page = decompress(body, meta.codec, header.uncompressed_page_size)
-      readPlain(leaf.kind, page, 0, header.dictionary_page_header?.num_values ?? 0, pool)
-      dictionarySize = pool.length
-      continue
-    }
-    let page: Uint8Array
-    let count: number
-    let encoding: string
-    let valuesAt: number
-    if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) {
-      const v2 = header.data_page_header_v2
-      count = v2.num_values
-      encoding = v2.encoding
-      if (slots + count > total) throw new ParquetDecodeError(`pages hold more than the chunk's ${total} values`)
-      const repetitionBytes = v2.repetition_levels_byte_length
-      const definitionBytes = v2.definition_levels_byte_length
-      if (repetitions)
-        readLevels({
-          bytes: body,
-          offset: 0,
-          length: repetitionBytes,
-          maxLevel: leaf.maxRepetition,
-          output: repetitions.subarray(slots, slots + count),
-        })
-      readLevels({
-        bytes: body,
-        offset: repetitionBytes,
-        length: definitionBytes,
-        maxLevel: leaf.maxDefinition,
-        output: definitions.subarray(slots, slots + count),
-      })
-      const valueBytes = body.subarray(repetitionBytes + definitionBytes)
-      const size = header.uncompressed_page_size - repetitionBytes - definitionBytes
-      page = v2.is_compressed === false ? valueBytes : decompress(valueBytes, meta.codec, size)
-      valuesAt = 0
-    } else if (header.type === 'DATA_PAGE' && header.data_page_header) {
-      count = header.data_page_header.num_values
-      encoding = header.data_page_header.encoding
-      if (slots + count > total) throw new ParquetDecodeError(`pages hold more than the chunk's ${total} values`)
-      page = decompress(body, meta.codec, header.uncompressed_page_size)
-      const view = viewOf(page)
-      let offset = 0
-      if (repetitions) {
-        const length = view.getUint32(offset, true)
-        readLevels({
-          bytes: page,
-          offset: offset + 4,
-          length,
-          maxLevel: leaf.maxRepetition,
-          output: repetitions.subarray(slots, slots + count),
-        })
-        offset += 4 + length
-      }
-      const length = view.getUint32(offset, true)
-      readLevels({
-        bytes: page,
-        offset: offset + 4,
-        length,
-        maxLevel: leaf.maxDefinition,
-        output: definitions.subarray(slots, slots + count),
-      })
-      valuesAt = offset + 4 + length
-    } else throw new ParquetDecodeError(`unsupported page type ${header.type}`)
-    let pagePresent = 0
-    for (let slot = slots; slot < slots + count; slot++) if (definitions[slot] === leaf.maxDefinition) pagePresent++
-    if (present + pagePresent > indices.length) {
-      const grown = new Uint32Array(Math.max(present + pagePresent, Math.min(total, indices.length * 2)))
-      grown.set(indices.subarray(0, present))
-      indices = grown
-    }
-    const pageIndices = indices.subarray(present, present + pagePresent)
-    if (encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY') {
-      if (dictionarySize < 0) throw new ParquetDecodeError('dictionary-encoded values without a dictionary page')
-      const width = page[valuesAt] as number
-      if (pagePresent > 0)
-        readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt + 1 }, width, pageIndices, page.length - valuesAt - 1)
-      for (const index of pageIndices)
-        if (index >= dictionarySize) throw new ParquetDecodeError(`dictionary index ${index} is out of range`)
-    } else {
-      const first = pool.length
-      if (encoding === 'PLAIN') readPlain(leaf.kind, page, valuesAt, pagePresent, pool)
-      else if (encoding === 'RLE' && leaf.kind === 'boolean') {
-        const bits = new Uint8Array(pagePresent)
-        readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt }, 1, bits)
-        for (const bit of bits) pool.push(bit === 1)
-      } else throw new ParquetDecodeError(`unsupported value encoding ${encoding}`)
-      for (let offset = 0; offset < pagePresent; offset++) pageIndices[offset] = first + offset
-    }
-    present += pagePresent
-    slots += count
+    if (header.type === 'DICTIONARY_PAGE') readDictionaryPage(state, header, body)
+    else readValues(state, readDataPage(state, header, body))
   }
+  const { slots, definitions, repetitions, pool, indices, present } = state
   return { slots, definitions, repetitions, pool, indices: indices.subarray(0, present) }
+}
+
+function readDictionaryPage(state: ChunkState, header: PageHeader, body: Uint8Array): void {
+  if (state.dictionarySize >= 0 || state.pool.length > 0) throw new ParquetDecodeError('a second dictionary page')
+  const page = decompress(body, state.meta.codec, header.uncompressed_page_size)
+  readPlain(state.leaf.kind, page, 0, header.dictionary_page_header?.num_values ?? 0, state.pool)
+  state.dictionarySize = state.pool.length
+}
+
+/** Decodes a data page's levels into the state's slots; its values are left to `readValues`. */
+function readDataPage(state: ChunkState, header: PageHeader, body: Uint8Array): DataPage {
+  if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) return readDataPageV2(state, header, body)
+  if (header.type === 'DATA_PAGE' && header.data_page_header) return readDataPageV1(state, header, body)
+  throw new ParquetDecodeError(`unsupported page type ${header.type}`)
+}
+
+function checkedCount(state: ChunkState, count: number): number {
+  if (state.slots + count > state.total) throw new ParquetDecodeError(`pages hold more than the chunk's ${state.total} values`)
+  return count
+}
+
+/** V2: levels first and never compressed, then the values, compressed unless the header says not. */
+function readDataPageV2(state: ChunkState, header: PageHeader, body: Uint8Array): DataPage {
+  const v2 = header.data_page_header_v2 as NonNullable<PageHeader['data_page_header_v2']>
+  const { leaf, slots } = state
+  const count = checkedCount(state, v2.num_values)
+  const repetitionBytes = v2.repetition_levels_byte_length
+  const definitionBytes = v2.definition_levels_byte_length
+  if (state.repetitions)
+    readLevels({
+      bytes: body,
+      offset: 0,
+      length: repetitionBytes,
+      maxLevel: leaf.maxRepetition,
+      output: state.repetitions.subarray(slots, slots + count),
+    })
+  readLevels({
+    bytes: body,
+    offset: repetitionBytes,
+    length: definitionBytes,
+    maxLevel: leaf.maxDefinition,
+    output: state.definitions.subarray(slots, slots + count),
+  })
+  const valueBytes = body.subarray(repetitionBytes + definitionBytes)
+  const size = header.uncompressed_page_size - repetitionBytes - definitionBytes
+  const page = v2.is_compressed === false ? valueBytes : decompress(valueBytes, state.meta.codec, size)
+  return { page, count, encoding: v2.encoding, valuesAt: 0 }
+}
+
+/** V1: the whole page compressed; each level run prefixed by its byte length. */
+function readDataPageV1(state: ChunkState, header: PageHeader, body: Uint8Array): DataPage {
+  const v1 = header.data_page_header as NonNullable<PageHeader['data_page_header']>
+  const { leaf, slots } = state
+  const count = checkedCount(state, v1.num_values)
+  const page = decompress(body, state.meta.codec, header.uncompressed_page_size)
+  const view = viewOf(page)
+  let offset = 0
+  if (state.repetitions) {
+    const length = view.getUint32(offset, true)
+    readLevels({
+      bytes: page,
+      offset: offset + 4,
+      length,
+      maxLevel: leaf.maxRepetition,
+      output: state.repetitions.subarray(slots, slots + count),
+    })
+    offset += 4 + length
+  }
+  const length = view.getUint32(offset, true)
+  readLevels({
+    bytes: page,
+    offset: offset + 4,
+    length,
+    maxLevel: leaf.maxDefinition,
+    output: state.definitions.subarray(slots, slots + count),
+  })
+  return { page, count, encoding: v1.encoding, valuesAt: offset + 4 + length }
+}
+
+/** The page's present values as indices into the pool: dictionary indices, or new pool entries. */
+function readValues(state: ChunkState, data: DataPage): void {
+  const { leaf, pool } = state
+  const { page, count, encoding, valuesAt } = data
+  let pagePresent = 0
+  for (let slot = state.slots; slot < state.slots + count; slot++)
+    if (state.definitions[slot] === leaf.maxDefinition) pagePresent++
+  if (state.present + pagePresent > state.indices.length) {
+    const grown = new Uint32Array(Math.max(state.present + pagePresent, Math.min(state.total, state.indices.length * 2)))
+    grown.set(state.indices.subarray(0, state.present))
+    state.indices = grown
+  }
+  const pageIndices = state.indices.subarray(state.present, state.present + pagePresent)
+  if (encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY') {
+    if (state.dictionarySize < 0) throw new ParquetDecodeError('dictionary-encoded values without a dictionary page')
+    const width = page[valuesAt] as number
+    if (pagePresent > 0)
+      readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt + 1 }, width, pageIndices, page.length - valuesAt - 1)
+    for (const index of pageIndices)
+      if (index >= state.dictionarySize) throw new ParquetDecodeError(`dictionary index ${index} is out of range`)
+  } else {
+    const first = pool.length
+    if (encoding === 'PLAIN') readPlain(leaf.kind, page, valuesAt, pagePresent, pool)
+    else if (encoding === 'RLE' && leaf.kind === 'boolean') {
+      const bits = new Uint8Array(pagePresent)
+      readRleBitPackedHybrid({ view: viewOf(page), offset: valuesAt }, 1, bits)
+      for (const bit of bits) pool.push(bit === 1)
+    } else throw new ParquetDecodeError(`unsupported value encoding ${encoding}`)
+    for (let offset = 0; offset < pagePresent; offset++) pageIndices[offset] = first + offset
+  }
+  state.present += pagePresent
+  state.slots += count
 }

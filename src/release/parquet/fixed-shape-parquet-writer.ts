@@ -17,8 +17,8 @@ import { ParquetFile } from './parquet-file.js'
 import { type ParquetField, parquetSchemaOf } from './parquet-shape.js'
 import type { ColumnBatch } from './plain-columns.js'
 
-export const parquetPageSize = 1 << 20
-export const parquetCreatedBy = 'releaseops fixed-shape writer'
+const parquetPageSize = 1 << 20
+const parquetCreatedBy = 'releaseops fixed-shape writer'
 
 function compress(bytes: Uint8Array): Uint8Array {
   return brotliCompressSync(bytes, {

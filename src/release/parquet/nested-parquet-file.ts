@@ -18,7 +18,7 @@ function annotation(element: SchemaElement): string | undefined {
 }
 
 /** Differences between a file's schema and the expected one (empty when they agree). */
-export function schemaDifferences(actual: readonly SchemaElement[], expected: readonly SchemaElement[]): string[] {
+function schemaDifferences(actual: readonly SchemaElement[], expected: readonly SchemaElement[]): string[] {
   if (actual.length !== expected.length) return [`the schema has ${actual.length} elements, expected ${expected.length}`]
   const parents: { name: string; remaining: number }[] = []
   for (let index = 0; index < expected.length; index++) {

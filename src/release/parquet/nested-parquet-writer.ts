@@ -12,11 +12,11 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { type ParquetField, type ParquetShape, parquetSchemaOf } from './parquet-shape.js'
 
-export const nestedParquetCreatedBy = 'releaseops nested writer'
-export const defaultRowGroupSize = 8192
+const nestedParquetCreatedBy = 'releaseops nested writer'
+const defaultRowGroupSize = 8192
 
 /** BROTLI quality 1: native, fast on repetitive prompt text, read by pyarrow, DuckDB, datasets (decision 0023). */
-export function brotliQuality1(bytes: Uint8Array): Uint8Array {
+function brotliQuality1(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(
     brotliCompressSync(bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },

@@ -11,7 +11,7 @@ import type { CompiledColumns, CompiledNode, LeafColumn } from './compiled-colum
 export type ScalarValue = string | number | boolean
 
 /** One leaf's slots: levels per slot, a value per slot whose definition level is the leaf's maximum. */
-export class LeafStream {
+class LeafStream {
   definitions: Uint8Array
   repetitions: Uint8Array
   slots = 0

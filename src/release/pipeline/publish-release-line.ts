@@ -71,111 +71,31 @@ export interface PublishedLine {
   exported: SftExportReport
 }
 
+type LineAudit = (audited: { groups: PromptKeyGroups } | { records: readonly CanonicalRecord[] }) => BundleAuditReport
+type Timed = ReturnType<typeof stageTimer>
+type SplitResult = Awaited<ReturnType<typeof splitRecords>>
+type Plan = ReturnType<typeof planRecords>
+
 export async function publishReleaseLine(inputs: PublishLineInputs): Promise<PublishedLine> {
   const { layout, groups } = inputs
   const timed = stageTimer(inputs.record)
-  const levelField = inputs.loaded.task.grading.gt_field
-  const keyHashes = new Map<string, string>()
-  const audit = (audited: { groups: PromptKeyGroups } | { records: readonly CanonicalRecord[] }): BundleAuditReport =>
-    bundleAuditReports(
-      [
-        auditPromptConflicts({
-          dataset: inputs.dataset,
-          records: 'records' in audited ? audited.records : [],
-          classificationSha256: inputs.standards.classification,
-          gradingSha256: inputs.standards.grading,
-          split: 'all',
-          levelField,
-          source: 'canonical',
-          keyHashes,
-          ...('groups' in audited ? { groups: audited.groups } : {}),
-        }),
-      ],
-      'all',
-    )
-  groups.check()
-  const conflicting = groups.conflictingIds()
-  let records = inputs.records
-  let quarantine: PublishedLine['quarantine']
-  if (conflicting.size > 0) {
-    if (!inputs.quarantine) {
-      const rawAudit = audit({ groups })
-      writeAuditReport(layout.rawAudit, rawAudit)
-      throw new InvalidInputError({
-        code: 'prompt_conflicts',
-        path: layout.rawAudit,
-        message: `The prompt audit found ${rawAudit.conflict_keys} conflicting prompt key(s); report: ${layout.rawAudit}.`,
-        issues: [],
-      })
-    }
-    const result = await timed(
-      'quarantine',
-      (value) => value.report.quarantined_records,
-      () => quarantineConflicts({ records, dataset: inputs.dataset, levelField, conflicting }),
-    )
-    records = result.records
-    quarantine = result.report
-  }
-  const split = await timed(
-    'split',
-    (value) => value.report.included_size,
-    () => splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: inputs.seed, levelField }),
-  )
-  records = []
+  const audit = lineAudit(inputs)
+  const { split, quarantine } = await quarantineAndSplit({ inputs, audit, timed })
   // Nothing is published until the audits and the gate have passed: each publication's build waits for
   // this verdict and withholds its directory (removing the staging copy) when it is false.
   const verdict = settleable<boolean>()
   const awaitVerdict = async () => {
     if (!(await verdict.promise)) throw new PublicationWithheldError()
   }
-
-  // The canonical file: serialised here, encoded and written by a worker while this thread goes on.
-  const canonicalCount = split.records.length
-  let canonicalSha256 = ''
-  const canonicalStarted = performance.now()
-  const canonicalPublished = publishDirectory({
-    target: layout.canonical,
-    async build(staging) {
-      canonicalSha256 = await writeRecordArrayInWorker(join(staging, 'all.json'), split.records)
-      const reports = { resolution_report: inputs.resolution, quarantine_report: quarantine, split_report: split.report }
-      for (const [name, value] of Object.entries(reports)) {
-        if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
-      }
-      await awaitVerdict()
-    },
-  }).then(() => inputs.record('write canonical', secondsSince(canonicalStarted), canonicalCount))
+  const canonical = publishCanonical({ inputs, split, quarantine, awaitVerdict })
   // Settled here, inspected below: a failure is rethrown there, never dropped.
-  const tasks: Promise<PromiseSettledResult<void>[]>[] = [Promise.allSettled([canonicalPublished])]
-
+  const tasks: Promise<PromiseSettledResult<void>[]>[] = [Promise.allSettled([canonical.published])]
   let exported: SftExportReport | undefined
   let audits: { rawAudit: BundleAuditReport; finalAudit: BundleAuditReport }
   try {
-    const plan = planRecords({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
-    if (plan.issues.length > 0 || plan.gate.status === 'failed') {
-      throw new InvalidInputError({
-        code: carriedCode(plan.issues[0]?.code ?? 'label_gap'),
-        message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
-        issues: plan.issues.slice(0, 100),
-      })
-    }
-    // The SFT files: val and test built and written by a worker, train built here and written by another.
-    const exportStarted = performance.now()
-    const exportRows = plan.splits.train.length + plan.splits.val.length + plan.splits.test.length
-    const exporting = publishDirectory({
-      target: layout.sftRelease,
-      async build(staging) {
-        exported = await exportLegacySft({
-          staging,
-          dataset: inputs.dataset,
-          plan,
-          loaded: inputs.loaded,
-          canonicalSha256: canonicalPublished.then(() => canonicalSha256),
-          writers: inputs.writers,
-        })
-        await awaitVerdict()
-      },
-    }).then(() => inputs.record('sft export', secondsSince(exportStarted), exportRows))
-    tasks.push(Promise.allSettled([exporting]))
+    const plan = exportablePlan(inputs, split)
+    const sft = publishSft({ inputs, plan, canonical, awaitVerdict })
+    tasks.push(Promise.allSettled([sft.published.then((report) => void (exported = report))]))
     audits = await timed(
       'audits',
       (value) => value.finalAudit.records_audited,
@@ -201,5 +121,151 @@ export async function publishReleaseLine(inputs: PublishLineInputs): Promise<Pub
   if (failures.length > 0) throw failures[0]
   writeAuditReport(layout.rawAudit, audits.rawAudit)
   writeAuditReport(layout.audit, audits.finalAudit)
-  return { ...audits, quarantine, split: split.report, canonicalSha256, exported: exported as SftExportReport }
+  return {
+    ...audits,
+    quarantine,
+    split: split.report,
+    canonicalSha256: canonical.sha256(),
+    exported: exported as SftExportReport,
+  }
+}
+
+/** The line's prompt audit, of a grouping made with the records or of the records themselves. */
+function lineAudit(inputs: PublishLineInputs): LineAudit {
+  const keyHashes = new Map<string, string>()
+  return (audited) =>
+    bundleAuditReports(
+      [
+        auditPromptConflicts({
+          dataset: inputs.dataset,
+          records: 'records' in audited ? audited.records : [],
+          classificationSha256: inputs.standards.classification,
+          gradingSha256: inputs.standards.grading,
+          split: 'all',
+          levelField: inputs.loaded.task.grading.gt_field,
+          source: 'canonical',
+          keyHashes,
+          ...('groups' in audited ? { groups: audited.groups } : {}),
+        }),
+      ],
+      'all',
+    )
+}
+
+/** The records, quarantined when their prompt keys conflict, split; the quarantined records go out of scope here. */
+async function quarantineAndSplit(step: {
+  inputs: PublishLineInputs
+  audit: LineAudit
+  timed: Timed
+}): Promise<{ split: SplitResult; quarantine: PublishedLine['quarantine'] }> {
+  const { records, quarantine } = await quarantineStep(step)
+  const levelField = step.inputs.loaded.task.grading.gt_field
+  const split = await step.timed(
+    'split',
+    (value) => value.report.included_size,
+    () => splitRecords(records, { splitType: 'random', ratios: [0.8, 0.1, 0.1], seed: step.inputs.seed, levelField }),
+  )
+  return { split, quarantine }
+}
+
+/**
+ * Conflicting prompt keys: quarantined when the line allows it, else the raw audit is written and the
+ * line refused. The records to split, and the quarantine's report.
+ */
+async function quarantineStep(step: {
+  inputs: PublishLineInputs
+  audit: LineAudit
+  timed: Timed
+}): Promise<{ records: CanonicalRecord[]; quarantine: PublishedLine['quarantine'] }> {
+  const { inputs, audit } = step
+  const { groups, layout } = inputs
+  groups.check()
+  const conflicting = groups.conflictingIds()
+  if (conflicting.size === 0) return { records: inputs.records, quarantine: undefined }
+  if (!inputs.quarantine) {
+    const rawAudit = audit({ groups })
+    writeAuditReport(layout.rawAudit, rawAudit)
+    throw new InvalidInputError({
+      code: 'prompt_conflicts',
+      path: layout.rawAudit,
+      message: `The prompt audit found ${rawAudit.conflict_keys} conflicting prompt key(s); report: ${layout.rawAudit}.`,
+      issues: [],
+    })
+  }
+  const levelField = inputs.loaded.task.grading.gt_field
+  const result = await step.timed(
+    'quarantine',
+    (value) => value.report.quarantined_records,
+    () => quarantineConflicts({ records: inputs.records, dataset: inputs.dataset, levelField, conflicting }),
+  )
+  return { records: result.records, quarantine: result.report }
+}
+
+/** The canonical file: serialised here, encoded and written by a worker while this thread goes on. */
+function publishCanonical(step: {
+  inputs: PublishLineInputs
+  split: SplitResult
+  quarantine: PublishedLine['quarantine']
+  awaitVerdict: () => Promise<void>
+}): { published: Promise<void>; sha256: () => string } {
+  const { inputs, split } = step
+  const count = split.records.length
+  let sha256 = ''
+  const started = performance.now()
+  const published = publishDirectory({
+    target: inputs.layout.canonical,
+    async build(staging) {
+      sha256 = await writeRecordArrayInWorker(join(staging, 'all.json'), split.records)
+      const reports = { resolution_report: inputs.resolution, quarantine_report: step.quarantine, split_report: split.report }
+      for (const [name, value] of Object.entries(reports)) {
+        if (value !== undefined) writeFileSync(join(staging, `${name}.json`), `${JSON.stringify(value, null, 2)}\n`)
+      }
+      await step.awaitVerdict()
+    },
+  }).then(() => inputs.record('write canonical', secondsSince(started), count))
+  return { published, sha256: () => sha256 }
+}
+
+/** The split's export plan, refused when it has issues or the label-gap gate failed. */
+function exportablePlan(inputs: PublishLineInputs, split: SplitResult): Plan {
+  const plan = planRecords({ records: split.records, task: inputs.loaded.task, source: 'canonical' })
+  if (plan.issues.length > 0 || plan.gate.status === 'failed') {
+    throw new InvalidInputError({
+      code: carriedCode(plan.issues[0]?.code ?? 'label_gap'),
+      message: `The split cannot be exported: ${plan.issues[0]?.message ?? JSON.stringify(plan.gate)}`,
+      issues: plan.issues.slice(0, 100),
+    })
+  }
+  return plan
+}
+
+/** The SFT files: val and test built and written by a worker, train built here and written by another. */
+function publishSft(step: {
+  inputs: PublishLineInputs
+  plan: Plan
+  canonical: { published: Promise<void>; sha256: () => string }
+  awaitVerdict: () => Promise<void>
+}): { published: Promise<SftExportReport> } {
+  const { inputs, plan, canonical } = step
+  const started = performance.now()
+  const rows = plan.splits.train.length + plan.splits.val.length + plan.splits.test.length
+  let exported: SftExportReport | undefined
+  const published = publishDirectory({
+    target: inputs.layout.sftRelease,
+    async build(staging) {
+      exported = await exportLegacySft({
+        staging,
+        dataset: inputs.dataset,
+        plan,
+        loaded: inputs.loaded,
+        canonicalSha256: canonical.published.then(() => canonical.sha256()),
+        writers: inputs.writers,
+      })
+      await step.awaitVerdict()
+    },
+  }).then(() => {
+    inputs.record('sft export', secondsSince(started), rows)
+    return exported as SftExportReport
+  })
+  return { published }
 }

@@ -7,18 +7,18 @@
 import { z } from 'zod'
 
 export const rlColumns = ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info'] as const
-export const rlStages = ['stage1', 'stage2'] as const
+const rlStages = ['stage1', 'stage2'] as const
 export type RlStage = (typeof rlStages)[number]
 
 /** The release format id written into `export_report.json`. */
 export const rlReleaseFormat = 'verl_rl_parquet'
 
-export const rlPromptMessageSchema = z.strictObject({
+const rlPromptMessageSchema = z.strictObject({
   role: z.enum(['system', 'user']),
   content: z.string(),
 })
 
-export const rlExtraInfoSchema = z.strictObject({
+const rlExtraInfoSchema = z.strictObject({
   dataset: z.string(),
   stage: z.enum(rlStages),
   source_id: z.string(),
@@ -30,7 +30,7 @@ export const rlExtraInfoSchema = z.strictObject({
   candidates: z.array(z.string()).nullable().optional(),
 })
 
-export const rlRowSchema = z.strictObject({
+const rlRowSchema = z.strictObject({
   data_source: z.string(),
   prompt: z.array(rlPromptMessageSchema),
   ability: z.string(),

@@ -8,7 +8,7 @@ import { type ColumnBatch, PlainColumnsBuilder } from '../parquet/plain-columns.
 import type { RecordRowInput } from '../planning/record-plan.js'
 
 /** Records per batch: every batch becomes one row group of twice as many rows. */
-export const legacySftBatchRecords = 4096
+const legacySftBatchRecords = 4096
 
 const roles = ['system', 'user', 'assistant'] as const
 

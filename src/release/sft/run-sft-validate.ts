@@ -40,7 +40,7 @@ export function legacyRowContext(task: GradingTask): RowCheckContext {
 }
 
 /** Reads a legacy SFT release back and checks every row, the stage pairs, split overlap and its hashes. */
-export async function validateLegacySftRelease(directory: string, task: GradingTask): Promise<SftValidationReport> {
+async function validateLegacySftRelease(directory: string, task: GradingTask): Promise<SftValidationReport> {
   const context = legacyRowContext(task)
   const fields = context.fields
   const report: SftValidationReport = {

@@ -24,7 +24,7 @@ export interface GradingLevels {
 }
 
 /** A standard's level text → `L<n>` or the level map's code; undefined when it names none. */
-export function standardLevelCode(raw: string, levelMap: Readonly<Record<string, string>>): string | undefined {
+function standardLevelCode(raw: string, levelMap: Readonly<Record<string, string>>): string | undefined {
   const folded = foldLevelName(raw)
   for (const [name, code] of Object.entries(levelMap)) if (foldLevelName(name) === folded) return code
   const reading = readLevelSpelling(raw)

@@ -28,7 +28,7 @@ export interface RunStandardsBuildOptions {
   overwrite?: boolean
 }
 
-export function loadStandardsMapping(path: string): StandardsMapping {
+function loadStandardsMapping(path: string): StandardsMapping {
   return parseStandardsMapping(readJsonFile(path, { kind: 'standards mapping' }).value, path)
 }
 

@@ -66,7 +66,7 @@ export function levelColumnDepth(header: string): number {
 }
 
 /** Exact (folded) names of each role; a code column is also any header ending in 编码/代码/编号 or "code". */
-export const roleAliases: Readonly<Record<StandardRole, readonly string[]>> = {
+const roleAliases: Readonly<Record<StandardRole, readonly string[]>> = {
   code: ['编码', '代码', '编号', '分类编码', '类目编码', 'code', 'category code', 'classification code', 'leaf code'],
   description: [
     '说明',

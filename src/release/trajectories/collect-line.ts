@@ -9,7 +9,7 @@ import { splitNames } from '../contracts/canonical-record.js'
 import type { Trajectory } from './build-trajectory.js'
 import { trajectoryClasses } from './trajectory-class.js'
 
-export const collectLineSchema = z.strictObject({
+const collectLineSchema = z.strictObject({
   sample_id: z.string().min(1),
   split: z.enum(splitNames),
   trajectory_class: z.enum(trajectoryClasses),

@@ -11,7 +11,7 @@ import { thinkOverLimitPolicies, thinkSourceKinds, trajectoryFormat, trajectoryR
 
 const classCounts = z.record(z.enum(trajectoryClasses), z.number().int())
 
-export const splitSummarySchema = z.strictObject({
+const splitSummarySchema = z.strictObject({
   rows: z.number().int(),
   by_class: classCounts,
   tool_calls: z.number().int(),

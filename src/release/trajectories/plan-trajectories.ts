@@ -27,7 +27,7 @@ export interface TrajectoryPlan {
 
 const searchFields = ['field_name', 'table_name'] as const
 
-export function checkTrajectoryTask(task: GradingTask, path = '--task-config'): void {
+function checkTrajectoryTask(task: GradingTask, path = '--task-config'): void {
   const missing = searchFields.filter((field) => !task.taskConfig.metadata_fields.includes(field))
   if (missing.length > 0) {
     throw new InvalidInputError({
@@ -51,7 +51,7 @@ export function trajectorySourceOf(record: CanonicalRecord, level: string, field
 }
 
 /** Plans the trajectories of `records`; contract problems and a failed label-gap gate are thrown. */
-export function planTrajectories(options: {
+function planTrajectories(options: {
   records: readonly CanonicalRecord[]
   task: GradingTask
   source: string

@@ -40,7 +40,7 @@ export interface CollectReport {
   [key: string]: unknown
 }
 
-export const shardName = (split: SplitName, index: number) => `think-${split}-${String(index).padStart(3, '0')}.jsonl`
+const shardName = (split: SplitName, index: number) => `think-${split}-${String(index).padStart(3, '0')}.jsonl`
 
 export async function runTrajectoryCollect(options: RunTrajectoryCollectOptions): Promise<CollectReport> {
   return withFailedAudit(

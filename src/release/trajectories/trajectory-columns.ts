@@ -12,7 +12,7 @@ import { trajectoryRowSchema } from './trajectory-row.js'
 import { argumentSchemaTools } from './trajectory-tools.js'
 
 /** The ordered union of every tool's parameters, typed by their JSON Schemas. */
-export function toolArgumentsShape(tools: readonly ChatTool[]): ParquetShape {
+function toolArgumentsShape(tools: readonly ChatTool[]): ParquetShape {
   return tools
     .map((tool) => shapeFromJsonSchema(tool.function.parameters ?? { type: 'object' }, { path: `tools.${tool.function.name}` }))
     .reduce((merged, shape) => mergeShapes(merged, shape, 'arguments'))

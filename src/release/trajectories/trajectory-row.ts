@@ -20,13 +20,13 @@ import { type ThinkSourceKind, thinkSourceKinds, trajectoryFormat, trajectorySta
  */
 const argumentsSchema = z.record(z.string(), z.unknown())
 
-export const trajectoryToolCallSchema = z.strictObject({
+const trajectoryToolCallSchema = z.strictObject({
   id: z.string().min(1),
   type: z.literal('function'),
   function: z.strictObject({ name: z.string().min(1), arguments: argumentsSchema }),
 })
 
-export const trajectoryMessageSchema = z.discriminatedUnion('role', [
+const trajectoryMessageSchema = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('system'), content: z.string() }),
   z.strictObject({ role: z.literal('user'), content: z.string() }),
   z.strictObject({
@@ -75,7 +75,7 @@ export interface RowThoughts {
 export const toolCallId = (turn: number) => `call_${turn}_0`
 
 /** The conversation: system, user, (assistant with one tool call, tool result) per call, answer. */
-export function trajectoryMessages(trajectory: Trajectory, thoughts: RowThoughts): TrajectoryMessage[] {
+function trajectoryMessages(trajectory: Trajectory, thoughts: RowThoughts): TrajectoryMessage[] {
   const messages: TrajectoryMessage[] = [
     { role: 'system', content: trajectory.system },
     { role: 'user', content: trajectory.user },

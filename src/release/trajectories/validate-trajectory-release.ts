@@ -47,9 +47,9 @@ export interface ValidateTrajectoryReleaseOptions {
   maxListedErrors?: number
 }
 
-export const releaseFiles = [...splitNames.map((split) => `${split}.parquet`), 'export_report.json']
+const releaseFiles = [...splitNames.map((split) => `${split}.parquet`), 'export_report.json']
 /** A validator's own report, which the runbook writes into release directories (never hashed, never read). */
-export const validationReportFile = 'validation.json'
+const validationReportFile = 'validation.json'
 
 const rowChecks = [
   'exact row schema (Parquet schema and every row)',

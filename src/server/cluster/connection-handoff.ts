@@ -36,7 +36,7 @@ const unavailableBodies: Record<Unavailable, string> = {
 }
 
 /** Answers a connection no worker will serve: a 503 it can read, then the connection is closed. */
-export function answerUnavailable(socket: Socket, why: Unavailable = 'stopped'): void {
+function answerUnavailable(socket: Socket, why: Unavailable = 'stopped'): void {
   const unavailableBody = unavailableBodies[why]
   if (socket.destroyed) return
   // Read (and drop) what the client sent, so closing sends FIN after the reply rather than a reset.

@@ -10,7 +10,7 @@ import { writeRawError } from './connection-guard.js'
 import { HttpError, httpErrorBody } from './http-errors.js'
 
 /** Node's `clientError` as a coded error (the request never became a Fastify request). */
-export function clientErrorOf(error: NodeJS.ErrnoException): HttpError {
+function clientErrorOf(error: NodeJS.ErrnoException): HttpError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return new HttpError({
       status: 431,

@@ -37,7 +37,7 @@ function validationIssues(error: FastifyError): InputIssue[] {
 }
 
 /** Fastify's errors as our coded ones. */
-export function toCodedError(error: FastifyError | Error): unknown {
+function toCodedError(error: FastifyError | Error): unknown {
   if (ReleaseOpsError.isInstance(error)) return error
   const fastifyError = error as FastifyError
   if (fastifyError.validation) {

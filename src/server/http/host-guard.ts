@@ -90,12 +90,12 @@ export function isAllowedOrigin(options: {
  * The path a guard decides on: the pattern of the route the router matched (percent-decoded, as the
  * router decodes it), or undefined when no route matched (the 404 handler serves nothing).
  */
-export function routedPath(request: FastifyRequest): string | undefined {
+function routedPath(request: FastifyRequest): string | undefined {
   return request.routeOptions.url
 }
 
 /** `/mcp` at the root or under `/envs/{id}`, as routed. */
-export function isMcpPath(path: string | undefined): boolean {
+function isMcpPath(path: string | undefined): boolean {
   return path !== undefined && /(?:^|\/)mcp$/.test(path)
 }
 

@@ -42,7 +42,7 @@ export function httpStatusOf(error: unknown): number {
 }
 
 /** A status our error carries as its `status` field (`HttpError` and the train layer's errors do). */
-export function namedStatus(error: unknown): number | undefined {
+function namedStatus(error: unknown): number | undefined {
   if (!ReleaseOpsError.isInstance(error)) return undefined
   const status = (error as { status?: unknown }).status
   return typeof status === 'number' ? status : undefined

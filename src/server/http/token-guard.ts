@@ -82,7 +82,7 @@ function unauthorized(presented: string | undefined): HttpError {
 }
 
 /** A route registered without an access level: refused at registration, so none is guessed (decision 0047). */
-export class RouteAccessUndeclaredError extends ReleaseOpsError {
+class RouteAccessUndeclaredError extends ReleaseOpsError {
   constructor(method: string, url: string) {
     super({
       code: 'route_access_undeclared',
@@ -118,7 +118,7 @@ export function tokenGuard(tokens: AccessTokens) {
 }
 
 /** The peer's address is loopback (127.0.0.0/8, ::1, their IPv4-mapped forms). */
-export function isLoopbackAddress(address: string | undefined): boolean {
+function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false
   const bare = address.startsWith('::ffff:') ? address.slice(7) : address
   return bare === '::1' || /^127\./.test(bare)

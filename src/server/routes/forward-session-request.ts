@@ -8,9 +8,9 @@ import type { ServerContext } from '../server-context.js'
 import { UnknownSessionError } from '../session/session-errors.js'
 
 /** Marks a request a worker received from another, so it is never forwarded twice. */
-export const forwardedHeader = 'x-releaseops-forwarded'
+const forwardedHeader = 'x-releaseops-forwarded'
 
-export function ownerOfSession(sessionId: string): number | undefined {
+function ownerOfSession(sessionId: string): number | undefined {
   const match = /^w(\d+)\./.exec(sessionId)
   return match ? Number(match[1]) : undefined
 }

@@ -12,7 +12,7 @@ import { hubRepoIdSchema } from '../../train/training-request.js'
 import type { TrainingSettings } from '../../train/training-settings.js'
 import { operationalRoute, parseOrUnprocessable, refuseInCluster, withHttpErrors } from './operations-support.js'
 
-export const hubPushRequestSchema = z.strictObject({
+const hubPushRequestSchema = z.strictObject({
   repo: hubRepoIdSchema.describe('Target model repo, owner/name.'),
   path: z.string().min(1).max(1024).describe('Folder or file under the outputs root, e.g. runs/<id>/best_by_reward.'),
   create_repo: z.boolean().default(false).describe('Create the repo (private) when it does not exist.'),

@@ -65,7 +65,7 @@ export function registerIndexRoutes(app: FastifyInstance, options: { context: Se
 }
 
 /** The server's OpenAPI document reduced to one env's paths, rebased on `/envs/{id}`. */
-export function envOpenApi(app: FastifyInstance, host: EnvHost): Record<string, unknown> {
+function envOpenApi(app: FastifyInstance, host: EnvHost): Record<string, unknown> {
   const document = app.swagger() as { paths?: Record<string, unknown>; info?: Record<string, unknown> }
   const paths: Record<string, unknown> = {}
   for (const [path, item] of Object.entries(document.paths ?? {})) {

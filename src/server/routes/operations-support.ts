@@ -20,7 +20,7 @@ import type { TrainingSupervisor } from '../../train/training-supervisor.js'
 import { HttpError } from '../http/http-errors.js'
 
 /** Train-layer errors carrying `status`, and unknown names (404), as `HttpError`; anything else unchanged. */
-export function asHttpError(error: unknown): unknown {
+function asHttpError(error: unknown): unknown {
   if (HttpError.isInstance(error) || !ReleaseOpsError.isInstance(error)) return error
   const status = UnknownNameError.isInstance(error) ? 404 : (error as ReleaseOpsError & { status?: unknown }).status
   if (typeof status !== 'number') return error

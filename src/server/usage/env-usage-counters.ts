@@ -33,7 +33,7 @@ interface EnvCounts {
 }
 
 /** Names outside the env's tool list are counted under this key (a client cannot grow the map). */
-export const unknownToolKey = '(unknown tool)'
+const unknownToolKey = '(unknown tool)'
 
 export class EnvUsageCounters {
   private readonly byEnv = new Map<string, EnvCounts>()

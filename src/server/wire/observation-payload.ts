@@ -20,7 +20,7 @@ export interface ObservationPayloadInput {
   text: string
 }
 
-export function metadataOf(input: ObservationPayloadInput): ReplyMetadata {
+function metadataOf(input: ObservationPayloadInput): ReplyMetadata {
   const metadata: ReplyMetadata = {
     terminated: input.terminated,
     truncated: input.truncated,

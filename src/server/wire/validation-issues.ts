@@ -21,7 +21,7 @@ export function issuesFromZod(issues: readonly z.core.$ZodIssue[], prefix: reado
   return result
 }
 
-export function joinPath(path: readonly PropertyKey[]): string {
+function joinPath(path: readonly PropertyKey[]): string {
   return path.map(String).join('.')
 }
 

@@ -10,7 +10,7 @@ const present = (schema: z.ZodUnknown, description: string) =>
   schema.check(z.refine((value) => value !== undefined, { message: 'Required', abort: true })).describe(description)
 
 /** OpenEnv `StepRequest.request_id` (str ≤ 255); integers too, as JSON-RPC ids are. */
-export const requestIdSchema = z
+const requestIdSchema = z
   .union([z.string().max(255), z.int()])
   .describe('Optional id echoed back in the reply, so a client can match replies to requests.')
 
@@ -38,7 +38,7 @@ export type ResetKwargs = z.output<typeof resetKwargsSchema>
  * One action. Our tool call `{tool, arguments}` (the original project's action model), or an OpenEnv
  * MCP action: `{"type":"list_tools"}` / `{"type":"call_tool","tool_name","arguments"}`.
  */
-export const actionSchema = z
+const actionSchema = z
   .strictObject({
     tool: z.unknown().optional().describe('Tool name (a tool-call action).'),
     arguments: z.unknown().optional().describe('Tool arguments: an object, or a JSON string holding one.'),

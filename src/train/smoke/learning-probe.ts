@@ -34,7 +34,7 @@ export interface Learning {
   probe: { before: Omit<ProbeStats, 'per_sample'>; after: Omit<ProbeStats, 'per_sample'> }
 }
 
-export const probeSettings = { split: 'eval_seen', rows: 16, samplesPerRow: 4, seed: 1234, maxNewTokens: 48 } as const
+const probeSettings = { split: 'eval_seen', rows: 16, samplesPerRow: 4, seed: 1234, maxNewTokens: 48 } as const
 
 /** Writes the probe's held-out rows (JSONL) for `envId`; returns how many. */
 export async function writeProbeRows(envId: string, path: string): Promise<number> {

@@ -17,19 +17,14 @@
 import { randomBytes } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import type { z } from 'zod'
 import { errorReplySchema } from '../../core/wire/openenv-reply.js'
 import { packageRoot } from '../training-settings.js'
 import { type Learning, learningCheckName, runLearningProbe } from './learning-probe.js'
-import { checkSmokeRun, type SmokeCheck } from './smoke-checks.js'
+import { evidenceChecks, plotCheck, readRunEvidence, toolCallTally } from './read-run-evidence.js'
+import type { SmokeCheck } from './smoke-checks.js'
 import { parseReply, printCounters, SmokeClient, waitForEnd } from './smoke-client.js'
-import {
-  outputsListingSchema,
-  rolloutLineSchema,
-  serverCountersSchema,
-  trainingMetricsReplySchema,
-  trainingStartReplySchema,
-  trainingStatusReplySchema,
-} from './smoke-replies.js'
+import { type trainingMetricsReplySchema, trainingStartReplySchema } from './smoke-replies.js'
 import { checkRlPython, log, runPython, type SmokeServerStarter, SmokeStepError, sleep } from './smoke-steps.js'
 import { runStopCheck } from './stop-check.js'
 import { planTinyModel } from './tiny-model-plan.js'
@@ -87,154 +82,163 @@ async function prepareModel(
   await plan.stamp()
 }
 
-export async function runTrainSmoke(flags: SmokeOptions & { startServer: SmokeServerStarter }): Promise<void> {
+type SmokeFlags = SmokeOptions & { startServer: SmokeServerStarter }
+
+/** What the steps of one smoke share: its flags, paths, timings and the checks so far. */
+interface SmokeRun {
+  flags: SmokeFlags
+  python: string
+  work: string
+  outputsRoot: string
+  timings: Record<string, number>
+  checks: SmokeCheck[]
+}
+
+export async function runTrainSmoke(flags: SmokeFlags): Promise<void> {
   const started = performance.now()
-  const timings: Record<string, number> = {}
   const python = flags.python ?? join(packageRoot, '.venv-rl', 'bin', 'python')
   const work = resolve(flags.work)
-  const outputsRoot = join(work, 'outputs')
+  const run: SmokeRun = { flags, python, work, outputsRoot: join(work, 'outputs'), timings: {}, checks: [] }
   if (flags.steps < 2) throw new SmokeStepError('too_few_steps', 'The smoke needs at least 2 optimisation steps.')
-  await timed(timings, 'check RL python', () => checkRlPython(python))
-  await prepareModel({ ...flags, python, outputsRoot, work }, timings)
+  await timed(run.timings, 'check RL python', () => checkRlPython(python))
+  await prepareModel({ ...flags, python, outputsRoot: run.outputsRoot, work }, run.timings)
   const token = randomBytes(24).toString('hex')
-  const server = await flags.startServer({
-    envId: flags.env,
+  const server = await startSmokeServer(run, token)
+  log(`server ${server.url} (token set; outputs root ${run.outputsRoot})`)
+  const client = new SmokeClient(server.url, token)
+  let calls = { accepted_tool_calls: 0, rejected_tool_calls: 0 }
+  let learning: Learning | null = null
+  try {
+    const live = client.live()
+    const runId = await startRun(run, client)
+    const status = await timed(run.timings, 'GRPO run', () => waitForEnd(client, 15 * 60_000))
+    await sleep(1200)
+    live.stop()
+    const evidence = await readRunEvidence(client, flags.env, runId)
+    printCounters(evidence.counters, flags.env)
+    calls = toolCallTally(evidence.counters, flags.env)
+    run.checks.push(...evidenceChecks({ env: flags.env, status, evidence, calls, live }))
+    run.checks.push(await plotCheck(client))
+    logRun(status, evidence.metrics.log_history)
+    learning = await probeLearning(run, { runId, succeeded: status.state === 'succeeded' })
+    if (flags.stopCheck)
+      run.checks.push(...(await timed(run.timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
+  } finally {
+    await server.close()
+  }
+  run.timings.total = Math.round((performance.now() - started) / 100) / 10
+  await finishSmoke(run, { calls, learning })
+}
+
+function startSmokeServer(run: SmokeRun, token: string) {
+  return run.flags.startServer({
+    envId: run.flags.env,
     token,
     training: {
-      outputsDir: outputsRoot,
-      python,
+      outputsDir: run.outputsRoot,
+      python: run.python,
       trainScript: join(packageRoot, 'python', 'train_grpo.py'),
       liveIntervalMs: 500,
       stopGraceMs: 5000,
     },
   })
-  log(`server ${server.url} (token set; outputs root ${outputsRoot})`)
-  const client = new SmokeClient(server.url, token)
-  const checks: SmokeCheck[] = []
-  const calls = { accepted_tool_calls: 0, rejected_tool_calls: 0 }
-  let learning: Learning | null = null
-  try {
-    const anonymous = await client.request('POST', '/train/start', {}, { token: false })
-    checks.push({ name: 'start without the token is refused', ok: anonymous.status === 401, detail: `HTTP ${anonymous.status}` })
-    const live = client.live()
-    const body = {
-      preset: 'smoke',
-      env_id: flags.env,
-      model_path: tinyModelFolders.warm,
-      max_steps: flags.steps,
-      // 4 prompts × 4 samples a step: with 2 prompts a step the learning probe's verdict turned on the seed.
-      num_generations: 4,
-      per_device_train_batch_size: 16,
-      // max_completion_length: the preset's, measured (one tool round of the env's ladder + room).
-      temperature: flags.temperature,
-      learning_rate: flags.learningRate,
-      max_rows: 64,
-      seed: 7,
-    }
-    const start = await client.request('POST', '/train/start', body)
-    if (start.status !== 202)
-      throw new SmokeStepError('start_failed', `POST /train/start: HTTP ${start.status} ${JSON.stringify(start.json)}`)
-    const started = parseReply(trainingStartReplySchema, 'POST /train/start', start)
-    const runId = started.run_id
-    log(`run ${runId} started: ${started.command.join(' ')}`)
-    const second = await client.request('POST', '/train/start', body)
-    const secondCode = errorReplySchema.safeParse(second.json).data?.error.code
-    checks.push({
-      name: 'a second concurrent start is refused',
-      ok: second.status === 409 && secondCode === 'training_running',
-      detail: `HTTP ${second.status} ${secondCode}`,
-    })
-    const status = await timed(timings, 'GRPO run', () => waitForEnd(client, 15 * 60_000))
-    await sleep(1200)
-    live.stop()
-    const counters = await client.parsed(serverCountersSchema, 'GET', `/counters?env=${flags.env}&recent=10000`)
-    const metrics = await client.parsed(trainingMetricsReplySchema, 'GET', '/train/metrics')
-    const listing = await client.parsed(outputsListingSchema, 'GET', `/outputs/ls?path=runs/${runId}&depth=3`)
-    const files = (listing.entries ?? []).map((entry) => entry.path.replace(`runs/${runId}/`, ''))
-    const rolloutsText = (
-      await client.bytes(`/outputs/file?path=runs/${runId}/rollouts.jsonl`).catch(() => Buffer.from(''))
-    ).toString()
-    const rollouts = rolloutsText
-      .split('\n')
-      .filter(Boolean)
-      .map((line, index) =>
-        parseReply(rolloutLineSchema, `rollouts.jsonl line ${index + 1}`, { status: 200, json: JSON.parse(line) }),
-      )
-    printCounters(counters, flags.env)
-    const envCounters = counters.envs[flags.env]
-    calls.accepted_tool_calls = (envCounters?.tool_calls_total ?? 0) - (envCounters?.tool_errors ?? 0)
-    calls.rejected_tool_calls = envCounters?.tool_errors ?? 0
-    checks.push({
-      name: 'the env accepted some of the trainer’s tool calls',
-      ok: calls.accepted_tool_calls > 0,
-      detail: `accepted ${calls.accepted_tool_calls}, rejected ${calls.rejected_tool_calls} (server counters)`,
-    })
-    checks.push(
-      ...checkSmokeRun({
-        envId: flags.env,
-        state: String(status.state),
-        exitCode: status.exit_code,
-        rows: metrics.log_history,
-        rollouts,
-        counters,
-        files,
-      }),
-    )
-    checks.push({
-      name: 'live feed streamed status and metrics',
-      ok:
-        (live.counts.status ?? 0) > 0 &&
-        (live.counts.metrics ?? 0) > 0 &&
-        trainingStatusReplySchema.safeParse(live.last.status).data?.state === status.state,
-      detail: JSON.stringify(live.counts),
-    })
-    const png = await client.bytes('/train/plot.png')
-    checks.push({
-      name: 'plot.png rendered',
-      ok: png.subarray(1, 4).toString() === 'PNG' && png.length > 1000,
-      detail: `${png.length} bytes`,
-    })
-    if (status.state !== 'succeeded') log(`trainer log tail:\n${(status.last_log_lines ?? []).join('\n')}`)
-    const steps = metrics.log_history.filter((row) => typeof row.loss === 'number' && !('train_runtime' in row))
-    for (const row of steps) {
-      log(
-        `  step ${row.step}: loss ${row.loss} grad_norm ${row.grad_norm} reward ${row.reward} reward_std ${row.reward_std} tools/call_frequency ${row['tools/call_frequency']} tools/failure_frequency ${row['tools/failure_frequency']}`,
-      )
-    }
-    if (status.state === 'succeeded') {
-      const probe = await timed(timings, 'learning probe', () =>
-        runLearningProbe({
-          python,
-          envId: flags.env,
-          work,
-          before: join(outputsRoot, tinyModelFolders.warm),
-          after: join(outputsRoot, 'runs', runId, 'final'),
-          temperature: flags.temperature,
-          startServer: flags.startServer,
-        }),
-      )
-      learning = probe.learning
-      checks.push(probe.check)
-      // Beside the run, so the dashboard's runs view shows the verdict too.
-      await writeFile(
-        join(outputsRoot, 'runs', runId, 'learning.json'),
-        `${JSON.stringify({ ...learning, check: probe.check }, null, 2)}\n`,
-      )
-    } else {
-      checks.push({ name: learningCheckName, ok: false, detail: 'the run did not succeed' })
-    }
-    if (flags.stopCheck) checks.push(...(await timed(timings, 'stop check', () => runStopCheck({ client, env: flags.env }))))
-  } finally {
-    await server.close()
+}
+
+/** The smoke's `POST /train/start` body. */
+export function smokeStartBody(flags: SmokeOptions): Record<string, unknown> {
+  return {
+    preset: 'smoke',
+    env_id: flags.env,
+    model_path: tinyModelFolders.warm,
+    max_steps: flags.steps,
+    // 4 prompts × 4 samples a step: with 2 prompts a step the learning probe's verdict turned on the seed.
+    num_generations: 4,
+    per_device_train_batch_size: 16,
+    // max_completion_length: the preset's, measured (one tool round of the env's ladder + room).
+    temperature: flags.temperature,
+    learning_rate: flags.learningRate,
+    max_rows: 64,
+    seed: 7,
   }
-  timings.total = Math.round((performance.now() - started) / 100) / 10
+}
+
+/** Starts the run, checking that a start without the token and a second start are refused; its id. */
+async function startRun(run: SmokeRun, client: SmokeClient): Promise<string> {
+  const anonymous = await client.request('POST', '/train/start', {}, { token: false })
+  run.checks.push({
+    name: 'start without the token is refused',
+    ok: anonymous.status === 401,
+    detail: `HTTP ${anonymous.status}`,
+  })
+  const body = smokeStartBody(run.flags)
+  const start = await client.request('POST', '/train/start', body)
+  if (start.status !== 202)
+    throw new SmokeStepError('start_failed', `POST /train/start: HTTP ${start.status} ${JSON.stringify(start.json)}`)
+  const started = parseReply(trainingStartReplySchema, 'POST /train/start', start)
+  log(`run ${started.run_id} started: ${started.command.join(' ')}`)
+  const second = await client.request('POST', '/train/start', body)
+  const secondCode = errorReplySchema.safeParse(second.json).data?.error.code
+  run.checks.push({
+    name: 'a second concurrent start is refused',
+    ok: second.status === 409 && secondCode === 'training_running',
+    detail: `HTTP ${second.status} ${secondCode}`,
+  })
+  return started.run_id
+}
+
+function logRun(
+  status: Awaited<ReturnType<typeof waitForEnd>>,
+  rows: z.output<typeof trainingMetricsReplySchema>['log_history'],
+): void {
+  if (status.state !== 'succeeded') log(`trainer log tail:\n${(status.last_log_lines ?? []).join('\n')}`)
+  const steps = rows.filter((row) => typeof row.loss === 'number' && !('train_runtime' in row))
+  for (const row of steps) {
+    log(
+      `  step ${row.step}: loss ${row.loss} grad_norm ${row.grad_norm} reward ${row.reward} reward_std ${row.reward_std} tools/call_frequency ${row['tools/call_frequency']} tools/failure_frequency ${row['tools/failure_frequency']}`,
+    )
+  }
+}
+
+/** The learning probe of a run that succeeded (its verdict written beside the run); a failed check otherwise. */
+async function probeLearning(run: SmokeRun, options: { runId: string; succeeded: boolean }): Promise<Learning | null> {
+  if (!options.succeeded) {
+    run.checks.push({ name: learningCheckName, ok: false, detail: 'the run did not succeed' })
+    return null
+  }
+  const probe = await timed(run.timings, 'learning probe', () =>
+    runLearningProbe({
+      python: run.python,
+      envId: run.flags.env,
+      work: run.work,
+      before: join(run.outputsRoot, tinyModelFolders.warm),
+      after: join(run.outputsRoot, 'runs', options.runId, 'final'),
+      temperature: run.flags.temperature,
+      startServer: run.flags.startServer,
+    }),
+  )
+  run.checks.push(probe.check)
+  // Beside the run, so the dashboard's runs view shows the verdict too.
+  await writeFile(
+    join(run.outputsRoot, 'runs', options.runId, 'learning.json'),
+    `${JSON.stringify({ ...probe.learning, check: probe.check }, null, 2)}\n`,
+  )
+  return probe.learning
+}
+
+/** Logs every check, writes the report when asked, and fails when a check failed. */
+async function finishSmoke(
+  run: SmokeRun,
+  outcome: { calls: { accepted_tool_calls: number; rejected_tool_calls: number }; learning: Learning | null },
+): Promise<void> {
+  const { checks, timings } = run
+  const { learning } = outcome
   for (const check of checks) log(`${check.ok ? 'PASS' : 'FAIL'} ${check.name}: ${check.detail}`)
   const failed = checks.filter((check) => !check.ok)
   log(`${checks.length - failed.length}/${checks.length} checks passed in ${timings.total} s (${JSON.stringify(timings)})`)
   if (learning) log(`learning (${learning.metric}, held-out ${learning.held_out_split}): ${learning.before} → ${learning.after}`)
-  if (flags.report) {
-    const report = { ...calls, learning, checks, timings }
-    await writeFile(flags.report, `${JSON.stringify(report, null, 2)}\n`)
+  if (run.flags.report) {
+    const report = { ...outcome.calls, learning, checks, timings }
+    await writeFile(run.flags.report, `${JSON.stringify(report, null, 2)}\n`)
   }
   if (failed.length > 0) {
     throw new SmokeStepError('smoke_failed', `${failed.length} check(s) failed: ${failed.map((check) => check.name).join('; ')}`)

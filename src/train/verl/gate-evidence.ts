@@ -37,7 +37,7 @@ function splitRows(config: VerlConfig, split: string): number | null {
 }
 
 /** Why this report cannot launch this run (empty when it can). */
-export function gateRefusals(
+function gateRefusals(
   report: ReturnType<typeof gateReportSchema.parse>,
   config: VerlConfig,
   options: GateEvidenceOptions = {},

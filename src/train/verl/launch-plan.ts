@@ -23,7 +23,7 @@ export const gateScriptName = verlRunFiles.gateScript
 const words = (list: readonly string[]) => list.map(shellWord).join(' ')
 
 /** Where the SFT run's steps put things. */
-export function sftPlanPaths(runDirectory: string, config: VerlConfig) {
+function sftPlanPaths(runDirectory: string, config: VerlConfig) {
   const merged = join(runDirectory, 'merged')
   return {
     step: join(runDirectory, 'checkpoints', `global_step_${config.settings.total_training_steps}`),

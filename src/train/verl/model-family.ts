@@ -36,7 +36,7 @@ const templates: Record<VerlModelFamily, string> = {
 }
 
 /** The checkpoint's chat template text, or null when it ships none we can read. */
-export function readChatTemplate(modelPath: string): string | null {
+function readChatTemplate(modelPath: string): string | null {
   const jinja = join(modelPath, 'chat_template.jinja')
   if (existsSync(jinja)) return readFileSync(jinja, 'utf8')
   const config = join(modelPath, 'tokenizer_config.json')
@@ -50,7 +50,7 @@ export function readChatTemplate(modelPath: string): string | null {
 }
 
 /** The family whose official template this is, byte for byte (trailing newline aside), or null. */
-export function familyOfTemplate(template: string | null): VerlModelFamily | null {
+function familyOfTemplate(template: string | null): VerlModelFamily | null {
   if (template === null) return null
   const text = template.replace(/\n$/, '')
   return verlModelFamilies.find((family) => templates[family].replace(/\n$/, '') === text) ?? null

@@ -73,7 +73,7 @@ function toolsCheck(run: string, config: ArenaVerlConfig): CheckResult {
 }
 
 /** The env server behind the run's URL: healthy, serving the Arena, with room for one step's sessions. */
-export async function checkEnvServer(config: ArenaVerlConfig, fetchImpl: typeof fetch = fetch): Promise<CheckResult> {
+async function checkEnvServer(config: ArenaVerlConfig, fetchImpl: typeof fetch = fetch): Promise<CheckResult> {
   const base = config.env_url.replace(/^ws/, 'http').replace(/\/ws$/, '')
   const needed = config.settings.train_batch_size * config.settings.rollout_n
   const facts: Record<string, unknown> = { env_url: config.env_url, sessions_per_step: needed }

@@ -22,7 +22,7 @@ import {
   loadTaskFiles,
 } from '../../release/inputs/load-task-files.js'
 
-export const taskBundleFormat = 'releaseops-verl-task-v1'
+const taskBundleFormat = 'releaseops-verl-task-v1'
 
 export interface TaskBundleFiles {
   registry: string

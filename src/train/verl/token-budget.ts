@@ -56,89 +56,140 @@ function summarize(counts: readonly { id: string; tokens: number }[], budget: nu
   }
 }
 
+type RowCount = { id: string; tokens: number }
+
+/** What the steps of one check share: the run's settings, its chat format and tools, the problems found. */
+interface BudgetContext {
+  options: TokenBudgetOptions
+  format: ReturnType<typeof chatFormat>
+  counter: SegmentTokenCounter
+  /** A VeRL rollout shows the schemas as its pydantic model keeps them; SFT rows carry that very view. */
+  rolloutTools: readonly ChatTool[]
+  references: Map<GradingTask, ReferenceEpisodes>
+  problems: string[]
+}
+
 export async function checkTokenBudget(options: TokenBudgetOptions): Promise<CheckResult> {
   const { settings } = options
-  const format = chatFormat('qwen3.5')
-  const counter = new SegmentTokenCounter(await qwen3TokenCounter())
+  const context: BudgetContext = {
+    options,
+    format: chatFormat('qwen3.5'),
+    counter: new SegmentTokenCounter(await qwen3TokenCounter()),
+    rolloutTools: verlVisibleTools(options.tools),
+    references: new Map(),
+    problems: [],
+  }
   const budget = settings.kind === 'sft' ? settings.max_length : settings.max_prompt_length
-  // A VeRL rollout shows the schemas as its pydantic model keeps them; SFT rows carry that very view.
-  const rolloutTools = verlVisibleTools(options.tools)
-  const expectedTools = JSON.stringify(rolloutTools)
   const splits: Record<string, SplitBudget> = {}
   const responseSplits: Record<string, SplitBudget> = {}
-  const references = new Map<GradingTask, ReferenceEpisodes>()
-  const problems: string[] = []
   for (const split of budgetSplits) {
     const path = join(options.release, `${split}.parquet`)
-    const counts: { id: string; tokens: number }[] = []
-    if (settings.kind === 'rloo') {
-      const file = await readParquetRows(path)
-      const responses: { id: string; tokens: number }[] = []
-      for (const [index, row] of file.rows.entries()) {
-        const prompt = (row.prompt ?? []) as ChatMessage[]
-        const render = (messages: ChatMessage[], addGenerationPrompt: boolean) =>
-          format.render({ messages, tools: rolloutTools, addGenerationPrompt, enableThinking: settings.enable_thinking })
-        const promptText = render(prompt, true)
-        const promptTokens = counter.count(promptText)
-        const extra = row.extra_info as (ReferenceRow['extra_info'] & { dataset?: string; stage?: string }) | null
-        const id = extra?.source_id ?? `row ${index}`
-        counts.push({ id, tokens: promptTokens })
-        const task = options.tasks?.[String(extra?.dataset)]
-        if (!task || !extra || extra.stage !== 'stage1') continue
-        let reference = references.get(task)
-        if (!reference) references.set(task, (reference = new ReferenceEpisodes(task)))
-        const ground_truth = (row.reward_model as { ground_truth: string }).ground_truth
-        const full = render([...prompt, ...reference.responseMessages({ prompt, ground_truth, extra_info: extra })], false)
-        const base = full.startsWith(promptText) ? promptTokens : counter.count(render(prompt, false))
-        responses.push({ id, tokens: counter.count(full) - base })
-      }
-      if (options.tasks) {
-        const summary = summarize(responses, settings.max_response_length)
-        responseSplits[split] = summary
-        if (responses.length === 0) problems.push(`${split}: no stage1 rows to measure a response on`)
-        if (summary.over_budget > 0)
-          problems.push(
-            `${split}: ${summary.over_budget} three-call reference episode(s) exceed max_response_length=${settings.max_response_length} (first: ${summary.first_over})`,
-          )
-      }
-    } else {
-      let toolMismatch = 0
-      let thinkingMismatch = 0
-      const onRow = (row: Record<string, unknown>, index: number) => {
-        if (row.tools !== rolloutTools && JSON.stringify(row.tools) !== expectedTools) toolMismatch++
-        if (row.enable_thinking !== settings.enable_thinking) thinkingMismatch++
-        const text = format.render({
-          messages: row.messages as ChatMessage[],
-          tools: rolloutTools,
-          addGenerationPrompt: false,
-          enableThinking: row.enable_thinking === true,
-        })
-        counts.push({ id: typeof row.source_id === 'string' ? row.source_id : `row ${index}`, tokens: counter.count(text) })
-      }
-      if (options.mixture) {
-        try {
-          readTrajectoryMixtureRows(path, trajectoryMixtureColumns(rolloutTools, options.metadataFields)).rows.forEach(onRow)
-        } catch (error) {
-          problems.push(`${split}.parquet: ${(error as Error).message}`)
-        }
-      } else
-        readTrajectoryRows({
-          bytes: readFileSync(path),
-          metadataFields: options.metadataFields,
-          tools: rolloutTools,
-          onRow,
-          onError: (message) => problems.push(`${split}.parquet: ${message}`),
-        })
-      if (toolMismatch > 0) problems.push(`${split}: ${toolMismatch} row(s) carry tools other than the run's tool schemas`)
-      if (thinkingMismatch > 0)
-        problems.push(`${split}: ${thinkingMismatch} row(s) have enable_thinking ≠ ${settings.enable_thinking}`)
-    }
+    const counts =
+      settings.kind === 'rloo'
+        ? await measureRlooSplit(context, split, path, responseSplits)
+        : measureSftSplit(context, split, path)
     splits[split] = summarize(counts, budget)
-    if (counts.length === 0) problems.push(`${split}: no rows`)
+    if (counts.length === 0) context.problems.push(`${split}: no rows`)
     const summary = splits[split] as SplitBudget
     if (summary.over_budget > 0)
-      problems.push(`${split}: ${summary.over_budget} row(s) exceed ${budget} tokens (first: ${summary.first_over})`)
+      context.problems.push(`${split}: ${summary.over_budget} row(s) exceed ${budget} tokens (first: ${summary.first_over})`)
   }
+  return budgetResult({ context, budget, splits, responseSplits })
+}
+
+/**
+ * RLOO: each row's prompt with its generation prompt; for a stage-1 row of a known task, the longest
+ * reference episode's response too (summarized into `responseSplits`).
+ */
+async function measureRlooSplit(
+  context: BudgetContext,
+  split: string,
+  path: string,
+  responseSplits: Record<string, SplitBudget>,
+): Promise<RowCount[]> {
+  const { options, format, counter, rolloutTools, references } = context
+  const settings = options.settings
+  if (settings.kind !== 'rloo') return []
+  const file = await readParquetRows(path)
+  const counts: RowCount[] = []
+  const responses: RowCount[] = []
+  for (const [index, row] of file.rows.entries()) {
+    const prompt = (row.prompt ?? []) as ChatMessage[]
+    const render = (messages: ChatMessage[], addGenerationPrompt: boolean) =>
+      format.render({ messages, tools: rolloutTools, addGenerationPrompt, enableThinking: settings.enable_thinking })
+    const promptText = render(prompt, true)
+    const promptTokens = counter.count(promptText)
+    const extra = row.extra_info as (ReferenceRow['extra_info'] & { dataset?: string; stage?: string }) | null
+    const id = extra?.source_id ?? `row ${index}`
+    counts.push({ id, tokens: promptTokens })
+    const task = options.tasks?.[String(extra?.dataset)]
+    if (!task || !extra || extra.stage !== 'stage1') continue
+    let reference = references.get(task)
+    if (!reference) references.set(task, (reference = new ReferenceEpisodes(task)))
+    const ground_truth = (row.reward_model as { ground_truth: string }).ground_truth
+    const full = render([...prompt, ...reference.responseMessages({ prompt, ground_truth, extra_info: extra })], false)
+    const base = full.startsWith(promptText) ? promptTokens : counter.count(render(prompt, false))
+    responses.push({ id, tokens: counter.count(full) - base })
+  }
+  if (options.tasks) {
+    const summary = summarize(responses, settings.max_response_length)
+    responseSplits[split] = summary
+    if (responses.length === 0) context.problems.push(`${split}: no stage1 rows to measure a response on`)
+    if (summary.over_budget > 0)
+      context.problems.push(
+        `${split}: ${summary.over_budget} three-call reference episode(s) exceed max_response_length=${settings.max_response_length} (first: ${summary.first_over})`,
+      )
+  }
+  return counts
+}
+
+/** SFT: each whole conversation; each row's `tools` and `enable_thinking` must be the run's. */
+function measureSftSplit(context: BudgetContext, split: string, path: string): RowCount[] {
+  const { options, format, counter, rolloutTools, problems } = context
+  const expectedTools = JSON.stringify(rolloutTools)
+  const counts: RowCount[] = []
+  let toolMismatch = 0
+  let thinkingMismatch = 0
+  const onRow = (row: Record<string, unknown>, index: number) => {
+    if (row.tools !== rolloutTools && JSON.stringify(row.tools) !== expectedTools) toolMismatch++
+    if (row.enable_thinking !== options.settings.enable_thinking) thinkingMismatch++
+    const text = format.render({
+      messages: row.messages as ChatMessage[],
+      tools: rolloutTools,
+      addGenerationPrompt: false,
+      enableThinking: row.enable_thinking === true,
+    })
+    counts.push({ id: typeof row.source_id === 'string' ? row.source_id : `row ${index}`, tokens: counter.count(text) })
+  }
+  if (options.mixture) {
+    try {
+      readTrajectoryMixtureRows(path, trajectoryMixtureColumns(rolloutTools, options.metadataFields)).rows.forEach(onRow)
+    } catch (error) {
+      problems.push(`${split}.parquet: ${(error as Error).message}`)
+    }
+  } else
+    readTrajectoryRows({
+      bytes: readFileSync(path),
+      metadataFields: options.metadataFields,
+      tools: rolloutTools,
+      onRow,
+      onError: (message) => problems.push(`${split}.parquet: ${message}`),
+    })
+  if (toolMismatch > 0) problems.push(`${split}: ${toolMismatch} row(s) carry tools other than the run's tool schemas`)
+  if (thinkingMismatch > 0)
+    problems.push(`${split}: ${thinkingMismatch} row(s) have enable_thinking ≠ ${options.settings.enable_thinking}`)
+  return counts
+}
+
+function budgetResult(input: {
+  context: BudgetContext
+  budget: number
+  splits: Record<string, SplitBudget>
+  responseSplits: Record<string, SplitBudget>
+}): CheckResult {
+  const { context, budget, splits, responseSplits } = input
+  const { options, problems } = context
+  const settings = options.settings
   const limit = settings.kind === 'sft' ? 'max_length' : 'max_prompt_length'
   return {
     name: 'token_budget',
@@ -146,7 +197,7 @@ export async function checkTokenBudget(options: TokenBudgetOptions): Promise<Che
     detail: problems.length === 0 ? `every row fits ${limit}=${budget}` : problems.join('; '),
     facts: {
       tokenizer: 'qwen3',
-      template: format.id,
+      template: context.format.id,
       limit,
       budget,
       splits,

@@ -11,10 +11,10 @@ import type { VerlRunSettings } from './verl-run-settings.js'
 /** The agent loop `python/releaseops_verl/agent_loop.py` registers. */
 export const verlAgentLoopName = 'releaseops_grading'
 /** The SFT dataset class (`data.custom_cls`) of `python/releaseops_verl/verl_sft_dataset.py`. */
-export const verlSftDatasetClass = 'TrajectorySFTDataset'
+const verlSftDatasetClass = 'TrajectorySFTDataset'
 
 /** Tokens per GPU per micro-batch with dynamic batch size: never below one whole conversation. */
-export function sftTokenLengthPerGpu(settings: VerlRunSettings): number {
+function sftTokenLengthPerGpu(settings: VerlRunSettings): number {
   return Math.max(settings.max_token_len_per_gpu ?? settings.max_length, settings.max_length)
 }
 

@@ -14,21 +14,21 @@ import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256File } from '../../io/sha256.js'
 import { minimumVerlVersion, type VerlRunKind, verlRunKinds } from './verl-run-settings.js'
 
-export const verlPatchListFormat = 'releaseops-verl-patches-v1'
+const verlPatchListFormat = 'releaseops-verl-patches-v1'
 
 /** Patches a run of each kind cannot do without, whatever the list says (ids the list must declare). */
-export const requiredPatchIds: Record<VerlRunKind, readonly string[]> = {
+const requiredPatchIds: Record<VerlRunKind, readonly string[]> = {
   sft: [],
   rloo: [],
 }
 
 /** The original team's SFT patches: `TrajectorySFTDataset` runs on stock VeRL, so they are never checked
  * (they also did not work: the patched tree failed VeRL's sanity check on every row). */
-export const obsoletePatchIds: readonly string[] = ['chat-template-system-first', 'multiturn-sft-prefix-diff']
+const obsoletePatchIds: readonly string[] = ['chat-template-system-first', 'multiturn-sft-prefix-diff']
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/)
 
-export const verlPatchListSchema = z.strictObject({
+const verlPatchListSchema = z.strictObject({
   format: z.literal(verlPatchListFormat),
   verl_version: z.string().min(1),
   patches: z.array(
@@ -84,7 +84,7 @@ export function compareVersions(left: string, right: string): number {
   return 0
 }
 
-export function readVerlVersion(verlRoot: string): string | null {
+function readVerlVersion(verlRoot: string): string | null {
   const path = join(verlRoot, 'version', 'version')
   return existsSync(path) ? readFileSync(path, 'utf8').trim() : null
 }

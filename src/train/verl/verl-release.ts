@@ -14,7 +14,7 @@ import { sha256File, sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../../release/contracts/canonical-record.js'
 import type { VerlRunKind } from './verl-run-settings.js'
 
-export const releaseKinds = ['rl', 'rl-cascade', 'trajectory', 'trajectory-mixture'] as const
+const releaseKinds = ['rl', 'rl-cascade', 'trajectory', 'trajectory-mixture'] as const
 export type ReleaseKind = (typeof releaseKinds)[number]
 
 export interface VerlRelease {

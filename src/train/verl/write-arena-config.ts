@@ -22,8 +22,8 @@ import { hashRunFiles, parseVerlSettings, resolveModelFamily, verlPythonPackageD
 
 export const arenaConfigFormat = 'releaseops-verl-arena-config-v1'
 export const arenaEnvId = 'releaseops-v3'
-export const arenaAgentLoopName = 'releaseops_arena'
-export const arenaSplits = { train: 'train', val: 'eval' } as const
+const arenaAgentLoopName = 'releaseops_arena'
+const arenaSplits = { train: 'train', val: 'eval' } as const
 export const arenaFiles = { rows: 'arena', tools: 'arena_tools.json' } as const
 
 /** An Arena episode is long: up to 16 calls, each observation a few hundred tokens. */
@@ -54,7 +54,7 @@ export interface ArenaVerlConfig {
   files: Record<string, string>
 }
 
-export const arenaRowColumns = fieldsOf({
+const arenaRowColumns = fieldsOf({
   data_source: shapes.string,
   agent_name: shapes.string,
   prompt: shapes.list(shapes.strings(['role', 'content'])),
@@ -69,7 +69,7 @@ export const arenaRowColumns = fieldsOf({
 })
 
 /** The VeRL rows of one Arena split: the first observation rendered by the env itself, as an eval sees it. */
-export function arenaRows(split: string): Record<string, unknown>[] {
+function arenaRows(split: string): Record<string, unknown>[] {
   const dataset = envRegistry.get(arenaEnvId).dataset
   if (!dataset) throw new Error(`${arenaEnvId} has no dataset`)
   const env = makeEnv(arenaEnvId)
@@ -90,7 +90,7 @@ export function arenaRows(split: string): Record<string, unknown>[] {
   })
 }
 
-export function arenaAgentLoopYaml(run: string, envUrl: string): string {
+function arenaAgentLoopYaml(run: string, envUrl: string): string {
   return [
     `- name: ${arenaAgentLoopName}`,
     '  _target_: releaseops_verl.arena_agent_loop.ArenaAgentLoop',

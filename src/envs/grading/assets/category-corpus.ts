@@ -24,7 +24,7 @@ const corpusCategorySchema = z.looseObject({
   examples: textList,
 })
 
-export const categoryCorpusSchema = z
+const categoryCorpusSchema = z
   .looseObject({
     dataset: z.string().optional(),
     source: z.string().optional(),

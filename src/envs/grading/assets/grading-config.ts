@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { assetParser } from './parse-asset.js'
 import { nonEmptyText } from './trimmed-text.js'
 
-export const gradingConfigSchema = z
+const gradingConfigSchema = z
   .strictObject({
     levels: z.array(nonEmptyText('level codes must be non-empty')).min(1, 'levels must not be empty'),
     descriptions: z.array(z.string()).optional(),

@@ -7,7 +7,7 @@ import { assetParser, refineUniqueCategoryIds } from './parse-asset.js'
 import { nonEmptyText, trimmedTextList, trimmedTextOrNull } from './trimmed-text.js'
 
 /** The smallest registry the task accepts (the original's invariant). */
-export const minimumLeafCount = 5
+const minimumLeafCount = 5
 
 const optionalText = z
   .string()
@@ -22,7 +22,7 @@ const leafCategorySchema = z.object({
   code: trimmedTextOrNull,
 })
 
-export const leafRegistrySchema = z
+const leafRegistrySchema = z
   .preprocess(
     // The original also accepts a bare list, and bare id strings as categories.
     (value) => {

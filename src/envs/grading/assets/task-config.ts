@@ -9,7 +9,7 @@ import { nonEmptyText } from './trimmed-text.js'
 /** The four fields of the native-v2 prompt, in canonical order. */
 export const nativeMetadataFields = ['field_name', 'table_name', 'field_description', 'table_description'] as const
 
-export const taskConfigSchema = z
+const taskConfigSchema = z
   .object({
     metadata_fields: z.array(nonEmptyText('metadata field names must be non-empty')).min(1, 'metadata_fields must not be empty'),
     task_name: nonEmptyText('task_name must be non-empty').default('data_classification'),

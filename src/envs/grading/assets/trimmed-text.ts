@@ -1,7 +1,7 @@
 /** @module envs/grading: text an asset or a record gives, read trimmed; the non-empty form refuses what trims to nothing. */
 import { z } from 'zod'
 
-export const trimmedText = z.string().transform((value) => value.trim())
+const trimmedText = z.string().transform((value) => value.trim())
 
 /** Trimmed text that must not be empty; `message` names the field in the refusal. */
 export const nonEmptyText = (message?: string) => trimmedText.pipe(z.string().min(1, message))

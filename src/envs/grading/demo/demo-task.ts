@@ -21,7 +21,7 @@ import { generateDemoSheet } from './generate-demo-rows.js'
 
 const demoEpisodeRows = 400
 const demoEpisodeSeed = 20261129
-export const demoSplits = ['train', 'val', 'test'] as const
+const demoSplits = ['train', 'val', 'test'] as const
 
 let cachedTask: GradingTask | undefined
 let cachedRows: DatasetRow[] | undefined

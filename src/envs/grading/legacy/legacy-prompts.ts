@@ -9,13 +9,13 @@ import { loneSurrogateEscape, pythonDumpsCompact, pythonDumpsUnicode } from '../
 import { gradingRubric } from '../assets/grading-config.js'
 import type { GradingTask } from '../grading-task.js'
 
-export const stage1SystemPrompt =
+const stage1SystemPrompt =
   'You are a leaf-category candidate retriever. Return exactly one JSON object ' +
   'with key "candidates". ' +
   'The value must contain exactly five unique choice ids from the catalog. ' +
   'Do not output Markdown, commentary, canonical category ids, or any other keys.'
 
-export const stage2SystemPrompt =
+const stage2SystemPrompt =
   'You are a leaf-category reranker. Return exactly one JSON object with ' +
   'keys "answer" and "level". ' +
   '"answer" must be one of the five candidate ids "1" through "5". ' +
@@ -23,7 +23,7 @@ export const stage2SystemPrompt =
   'Do not output Markdown, commentary, or any other keys.'
 
 /** Fisher–Yates driven by the bytes of sha256(source_id): the same id always gives the same order. */
-export function permuteBySource<T>(items: readonly T[], sourceId: string): T[] {
+function permuteBySource<T>(items: readonly T[], sourceId: string): T[] {
   // A hex digest: Node makes it several times faster than a Buffer digest, and a byte is two of its digits.
   const digest = hash('sha256', sourceId, 'hex')
   const result = items.slice()

@@ -18,7 +18,7 @@ const choiceIds = z
   .max(maxChoiceIds)
   .describe('Opaque choice ids from the catalog or from earlier tool results, such as "3". One to five, unique.')
 
-export const searchCategoriesTool = defineTool({
+const searchCategoriesTool = defineTool({
   name: 'search_categories',
   description:
     'Lexical search of the category catalog by field and table name. Returns the five best candidates with choice_id, name and a short summary. Use it as a fallback hint when the catalog alone is not enough.',
@@ -33,13 +33,13 @@ export const searchCategoriesTool = defineTool({
   }),
 })
 
-export const getCategoryDetailsTool = defineTool({
+const getCategoryDetailsTool = defineTool({
   name: 'get_category_details',
   description: 'Definitions of candidate categories: name, description and further descriptions, in the order asked.',
   inputSchema: z.strictObject({ choice_ids: choiceIds }),
 })
 
-export const getCategoryExamplesTool = defineTool({
+const getCategoryExamplesTool = defineTool({
   name: 'get_category_examples',
   description: 'Example data items of candidate categories, at most `limit` per category, in the order asked.',
   inputSchema: z.strictObject({
@@ -48,7 +48,7 @@ export const getCategoryExamplesTool = defineTool({
   }),
 })
 
-export const browseCategoriesTool = defineTool({
+const browseCategoriesTool = defineTool({
   name: 'browse_categories',
   description: 'The top-level groups of the catalog (scope_key and number of categories), for a scoped search.',
   inputSchema: z.strictObject({}),

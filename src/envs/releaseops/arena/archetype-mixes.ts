@@ -6,7 +6,7 @@
 import { InvalidInputError } from '../../../core/errors/invalid-input-error.js'
 import type { Archetype } from './archetypes.js'
 
-export const roles = ['author', 'reviewer', 'third'] as const
+const roles = ['author', 'reviewer', 'third'] as const
 export type Role = (typeof roles)[number]
 export type ArchetypeMix = Readonly<Record<Role, Archetype>>
 

@@ -39,7 +39,7 @@ export interface ProvenScenario {
   oracle: OracleProof
 }
 
-export const maxGenerationAttempts = 8
+const maxGenerationAttempts = 8
 const proofStepLimit = 64
 
 /** Plays the oracle on a fresh episode of `scenario`. */

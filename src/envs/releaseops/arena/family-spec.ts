@@ -10,7 +10,7 @@ import type { ArchetypeMixId, Role } from './archetype-mixes.js'
 import type { Archetype } from './archetypes.js'
 import type { FactKey } from './facts.js'
 
-export const artifactKinds = ['pr', 'ci_run', 'ticket'] as const
+const artifactKinds = ['pr', 'ci_run', 'ticket'] as const
 export type ArtifactKind = (typeof artifactKinds)[number]
 
 /** Visible numbers drawn for an artifact text (never from the facts). */

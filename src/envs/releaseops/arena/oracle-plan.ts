@@ -37,7 +37,7 @@ function newDiscoveries(episode: ArenaEpisode, artifact: Artifact): RuleId[] {
 }
 
 /** The first artifact of the smallest set that verifies the most undiscovered broken rules within the evidence left. */
-export function bestInspection(episode: ArenaEpisode): Artifact | undefined {
+function bestInspection(episode: ArenaEpisode): Artifact | undefined {
   if (episode.phaseIndex !== 1) return undefined
   const capacity = Math.min(episode.evidence, episode.budget)
   if (capacity <= 0) return undefined
@@ -84,7 +84,7 @@ function reportedBy(episode: ArenaEpisode, proposal: Proposal, rule: RuleId): Fa
  * an exhaustive search (at most four facts, a handful of proposals) for the fewest blocks that report
  * the most facts, preferring proposals that vouch for fewer facts.
  */
-export function reportBlocks(episode: ArenaEpisode): { proposal: Proposal; rule: RuleId }[] {
+function reportBlocks(episode: ArenaEpisode): { proposal: Proposal; rule: RuleId }[] {
   const open = factKeys.filter((fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact))
   return searchReportBlocks({ episode, open, reportedBy: (proposal, rule) => reportedBy(episode, proposal, rule) })
 }
@@ -124,7 +124,7 @@ export function searchReportBlocks(options: {
 }
 
 /** The call that inspects `artifact` with its kind's tool. */
-export function inspectCall(artifact: Artifact): ToolCall {
+function inspectCall(artifact: Artifact): ToolCall {
   const [name, key] = toolOfKind[artifact.kind]
   return { name, arguments: { [key]: artifact.id } }
 }

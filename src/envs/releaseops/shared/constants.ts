@@ -3,7 +3,7 @@
 export const phases = ['triage', 'deploy_gate', 'ship_decision'] as const
 export type Phase = (typeof phases)[number]
 
-export const requests = ['ship_release_candidate', 'approve_triage', 'hold_release_gate'] as const
+const requests = ['ship_release_candidate', 'approve_triage', 'hold_release_gate'] as const
 export type ProposalRequest = (typeof requests)[number]
 
 export const questionTypes = ['evidence_basis', 'policy_basis', 'confidence_basis', 'risk_summary'] as const
@@ -12,10 +12,10 @@ export type QuestionType = (typeof questionTypes)[number]
 export const holdReasons = ['awaiting_fix', 'risk_too_high', 'policy_unclear', 'deploy_checks_pending'] as const
 export type HoldReason = (typeof holdReasons)[number]
 
-export const confidences = ['low', 'medium', 'high', 'very_high'] as const
+const confidences = ['low', 'medium', 'high', 'very_high'] as const
 export type Confidence = (typeof confidences)[number]
 
-export const terminalReasons = ['safe_ship', 'unsafe_ship', 'missed_deadline'] as const
+const terminalReasons = ['safe_ship', 'unsafe_ship', 'missed_deadline'] as const
 export type TerminalReason = (typeof terminalReasons)[number]
 
 /** The dataset prompt every row carries (the original's `make_dataset.py`). */

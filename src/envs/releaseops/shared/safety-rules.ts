@@ -3,7 +3,7 @@
 export const ruleIds = ['no_p1_open', 'payments_tests_must_pass', 'deploy_checks_before_ship'] as const
 export type RuleId = (typeof ruleIds)[number]
 
-export const shortRuleIds = ['S1', 'S2', 'S3'] as const
+const shortRuleIds = ['S1', 'S2', 'S3'] as const
 export type ShortRuleId = (typeof shortRuleIds)[number]
 
 /** Every spelling `block_proposal` accepts. */

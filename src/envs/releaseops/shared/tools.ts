@@ -11,7 +11,7 @@ function enumWithMessage<const Values extends readonly [string, ...string[]]>(va
   })
 }
 
-export const inspectPrDiff = defineTool({
+const inspectPrDiff = defineTool({
   name: 'inspect_pr_diff',
   description:
     'Inspect a pull request diff for risky edits, disabled tests, or safety-rule violations. Costs one review-budget unit and one evidence action.',
@@ -20,7 +20,7 @@ export const inspectPrDiff = defineTool({
   }),
 })
 
-export const inspectCiRun = defineTool({
+const inspectCiRun = defineTool({
   name: 'inspect_ci_run',
   description:
     'Inspect CI output for skipped tests, failing checks, or deploy gate status. Costs one review-budget unit and one evidence action.',
@@ -29,7 +29,7 @@ export const inspectCiRun = defineTool({
   }),
 })
 
-export const inspectTicket = defineTool({
+const inspectTicket = defineTool({
   name: 'inspect_ticket',
   description:
     'Inspect a ticket for issue severity, scope, and release risk. Costs one review-budget unit and one evidence action.',
@@ -38,7 +38,7 @@ export const inspectTicket = defineTool({
   }),
 })
 
-export const askWorker = defineTool({
+const askWorker = defineTool({
   name: 'ask_worker',
   description:
     'Ask a worker with an active proposal for a compact explanation of evidence, policy, confidence, or risk. Costs one review-budget unit and one evidence action.',
@@ -48,7 +48,7 @@ export const askWorker = defineTool({
   }),
 })
 
-export const approveProposal = defineTool({
+const approveProposal = defineTool({
   name: 'approve_proposal',
   description:
     'Approve an unresolved proposal when its evidence is sufficient and safety rules are not violated. Approving a ship proposal ends the episode.',
@@ -57,7 +57,7 @@ export const approveProposal = defineTool({
   }),
 })
 
-export const blockProposal = defineTool({
+const blockProposal = defineTool({
   name: 'block_proposal',
   description: 'Block an unresolved proposal that violates or likely violates a release safety rule.',
   inputSchema: z.strictObject({
@@ -68,7 +68,7 @@ export const blockProposal = defineTool({
   }),
 })
 
-export const holdRelease = defineTool({
+const holdRelease = defineTool({
   name: 'hold_release',
   description:
     'Delay the release when remaining unresolved risk is too high or required checks are unclear. Advances to the next phase and costs 12 deadline hours.',

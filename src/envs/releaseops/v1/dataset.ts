@@ -13,12 +13,12 @@ export const familyConfigV1: Record<FamilyV1, { difficulty: string; archetype_mi
   careful_qa_safe: { difficulty: 'low', archetype_mix: 'careful_qa__expert_rm' },
 }
 
-export const trainFamiliesV1: readonly FamilyV1[] = [
+const trainFamiliesV1: readonly FamilyV1[] = [
   'green_ci_disabled_payment_test',
   'qa_undercalls_p1_checkout_bug',
   'careful_qa_safe',
 ]
-export const unseenEvalFamiliesV1: readonly FamilyV1[] = ['release_manager_ship_before_evidence']
+const unseenEvalFamiliesV1: readonly FamilyV1[] = ['release_manager_ship_before_evidence']
 
 /** The split definitions in one place: rows, split seed, family pool. `eval` is seen + unseen. */
 export const splitsV1 = {
@@ -28,7 +28,7 @@ export const splitsV1 = {
 } as const
 
 export type SplitV1 = keyof typeof splitsV1 | 'eval'
-export const splitNamesV1 = ['train', 'eval_seen', 'eval_unseen', 'eval'] as const
+const splitNamesV1 = ['train', 'eval_seen', 'eval_unseen', 'eval'] as const
 
 function generateSplit(split: keyof typeof splitsV1): DatasetRow[] {
   const { rows, seed, families } = splitsV1[split]

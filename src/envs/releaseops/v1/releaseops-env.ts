@@ -36,7 +36,7 @@ export type ReleaseOpsV1Observation = {
   error?: EnvError & JsonObject
 }
 
-export const resetOptionsV1 = z.object({
+const resetOptionsV1 = z.object({
   family: z.enum(familiesV1).default('green_ci_disabled_payment_test'),
   difficulty: z.string().default('medium'),
   archetype_mix: z.string().default('shortcut_ci__careful_qa'),

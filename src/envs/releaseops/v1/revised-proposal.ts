@@ -6,7 +6,7 @@ import { violatedRules } from '../shared/safety-rules.js'
 import { makeProposal, type ScenarioV1 } from './scenario.js'
 
 /** prefix + (largest numeric suffix among artifact keys and proposal ids with that prefix, or 0) + 1. */
-export function nextNumericId(scenario: ScenarioV1, prefix: string): string {
+function nextNumericId(scenario: ScenarioV1, prefix: string): string {
   let largest = 0
   const consider = (key: string) => {
     if (!key.startsWith(prefix)) return

@@ -14,7 +14,7 @@ import {
   splitDatasetRows,
 } from '../shared/split-dataset.js'
 
-export const envIdV2 = 'releaseops-v2'
+const envIdV2 = 'releaseops-v2'
 
 export const splitsV2 = releaseOpsSplits({
   seenFamilies: seenFamiliesV2,
@@ -24,7 +24,7 @@ export const splitsV2 = releaseOpsSplits({
 })
 
 export type SplitV2 = keyof typeof splitsV2 | 'eval'
-export const splitNamesV2 = releaseOpsSplitNames
+const splitNamesV2 = releaseOpsSplitNames
 
 const specV2: SplitDatasetSpec = { envId: envIdV2, splits: splitsV2, splitNames: splitNamesV2, difficulties }
 

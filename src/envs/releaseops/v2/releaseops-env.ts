@@ -20,7 +20,7 @@ export { renderIndented } from '../arena/releaseops-env-base.js'
 
 export type ReleaseOpsV2Observation = ReleaseOpsObservation
 
-export const resetOptionsV2 = resetOptionsSchema(familiesV2)
+const resetOptionsV2 = resetOptionsSchema(familiesV2)
 export type ResetOptionsV2 = z.input<typeof resetOptionsV2>
 
 export const releaseOpsV2Spec: EnvSpec = {

@@ -49,7 +49,7 @@ export function playOracleV3(scenario: Scenario): OracleProof {
 }
 
 /** One draw: v2's generator with the v3 family spec and evidence table, and partial re-runs where the author links them. */
-export function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): Scenario {
+function drawScenarioV3(options: BuildScenarioV3Options & { attempt: number }): Scenario {
   const drawn = drawScenario({ ...options, family: options.family as FamilyV2, spec: familySpecV3(options.family) })
   return withPartialReruns({
     ...drawn,

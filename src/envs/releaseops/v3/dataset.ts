@@ -18,10 +18,10 @@ import {
 import { heldOutMixesV3, trainMixesV3 } from './archetype-mixes.js'
 import { heldOutFamiliesV3, seenFamiliesV3 } from './families/index.js'
 
-export const envIdV3 = 'releaseops-v3'
+const envIdV3 = 'releaseops-v3'
 
 /** Rows of each wide slice: the audit's interval of every ladder policy is then at most ±0.1 (600 left `rule` at ±0.114). */
-export const wideSliceRows = 1000
+const wideSliceRows = 1000
 
 /** Each wide slice draws its own seeds from a range no other split uses. */
 const wideSplits = {
@@ -53,8 +53,8 @@ export const splitsV3 = {
 }
 
 export type SplitV3 = keyof typeof splitsV3 | 'eval' | 'eval_wide'
-export const wideSplitNamesV3 = ['wide_seen', 'wide_held_out_mix', 'wide_held_out_families'] as const
-export const splitNamesV3 = [...releaseOpsSplitNames, ...wideSplitNamesV3, 'eval_wide'] as const
+const wideSplitNamesV3 = ['wide_seen', 'wide_held_out_mix', 'wide_held_out_families'] as const
+const splitNamesV3 = [...releaseOpsSplitNames, ...wideSplitNamesV3, 'eval_wide'] as const
 
 const specV3: SplitDatasetSpec = {
   envId: envIdV3,

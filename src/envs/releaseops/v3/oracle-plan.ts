@@ -29,7 +29,7 @@ function unverifiedWanted(episode: EpisodeV3): FactKey[] {
 }
 
 /** The next artifact to inspect: the in-play one verifying the most unverified broken facts (a joint pair counts once both are read). */
-export function nextInspection(episode: EpisodeV3): Artifact | undefined {
+function nextInspection(episode: EpisodeV3): Artifact | undefined {
   const wanted = unverifiedWanted(episode)
   if (wanted.length === 0 || Math.min(episode.evidence, episode.budget) <= 0) return undefined
   let best: { artifact: Artifact; score: number } | undefined
@@ -51,7 +51,7 @@ export function nextInspection(episode: EpisodeV3): Artifact | undefined {
 }
 
 /** Blocks on distinct unresolved proposals that together report every verified broken fact (fewest blocks). */
-export function reportBlocksV3(episode: EpisodeV3): { proposal: Proposal; rule: RuleId }[] {
+function reportBlocksV3(episode: EpisodeV3): { proposal: Proposal; rule: RuleId }[] {
   const open = factKeys.filter(
     (fact) => isFactBad(episode.facts, fact) && !episode.reported.has(fact) && episode.checks[fact] !== 'unverified',
   )

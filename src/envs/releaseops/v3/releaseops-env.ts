@@ -20,11 +20,11 @@ import { type FamilyV3, familiesV3, familySpecV3 } from './families/index.js'
 
 export type ReleaseOpsV3Observation = ReleaseOpsObservation
 
-export const resetOptionsV3 = resetOptionsSchema(familiesV3)
+const resetOptionsV3 = resetOptionsSchema(familiesV3)
 export type ResetOptionsV3 = z.input<typeof resetOptionsV3>
 
 /** What an episode that ends without a ship decision scores: a missed deadline. */
-export const unfinishedEpisodeRewardV3 = rewards.missed_deadline
+const unfinishedEpisodeRewardV3 = rewards.missed_deadline
 
 export const releaseOpsV3Spec: EnvSpec = {
   id: 'releaseops-v3',

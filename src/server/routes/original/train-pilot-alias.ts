@@ -6,7 +6,7 @@ import type { RouteModule } from '../route-module.js'
 import { type OriginalRoutesOptions, originalTags, queryBoolean, queryNumber, startFromAlias } from './original-route-context.js'
 
 /** `/train/pilot`'s query: the original's names (URL-encoded), mapped onto the start schema. */
-export const pilotQuerySchema = z.strictObject({
+const pilotQuerySchema = z.strictObject({
   model_name: z.string().optional(),
   max_steps: queryNumber.optional(),
   num_generations: queryNumber.optional(),
@@ -21,7 +21,7 @@ export const pilotQuerySchema = z.strictObject({
 })
 
 /** Builds a start request from the original's query (validated by the start schema itself: same errors, same limits). */
-export function startRequestFromQuery(preset: 'smoke' | 'pilot', query: z.output<typeof pilotQuerySchema>): TrainingStartRequest {
+function startRequestFromQuery(preset: 'smoke' | 'pilot', query: z.output<typeof pilotQuerySchema>): TrainingStartRequest {
   const { hub_model_repo, best_loss_dir: _kept, hub_upload_include: _whole, ...rest } = query
   const body: Record<string, unknown> = { preset }
   for (const [key, value] of Object.entries(rest)) if (value !== undefined) body[key] = value

@@ -42,7 +42,7 @@ export const trainMetricsRoute: RouteModule<TrainingRouteContext> = (app, contex
  * The metrics file's status is the trainer's word, last written while it ran: a killed trainer never
  * writes "stopped". Once the supervisor knows the run is over, its state wins over a stale "running".
  */
-export function metricsStatus(fileStatus: string | null, status: { state: string; running: boolean }): string | null {
+function metricsStatus(fileStatus: string | null, status: { state: string; running: boolean }): string | null {
   if (fileStatus === null) return status.running || status.state === 'idle' ? null : status.state
   if (!status.running && fileStatus === 'running') return status.state
   return fileStatus

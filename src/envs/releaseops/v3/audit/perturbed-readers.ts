@@ -46,8 +46,8 @@ const swaps: Record<'reckless' | 'over-blocking' | 'holding', { description: str
   },
 }
 
-export const perturbedBases = ['dissent-first-reader', 'evidence-heuristic'] as const
-export const perturbationRates = [0.1, 0.3, 0.6] as const
+const perturbedBases = ['dissent-first-reader', 'evidence-heuristic'] as const
+const perturbationRates = [0.1, 0.3, 0.6] as const
 
 /** 2 readers × 3 directions × 3 rates = 18 perturbed policies. */
 export function perturbedReaders(

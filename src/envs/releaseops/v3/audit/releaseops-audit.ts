@@ -178,7 +178,7 @@ const shipRecipes: BlindRecipe[] = [
 const voucherRecipes: BlindParams['vouchers'][] = ['approve', 'block_first_claim', 'block_each_claim']
 
 /** The search grid: 2 × 7 × 3 × 2 × 2 = 168 blind supervisors. */
-export function blindSearchGrid(): Strategy[] {
+function blindSearchGrid(): Strategy[] {
   const grid: Strategy[] = []
   for (const holdsFirst of [0, 1])
     for (const ship of shipRecipes)

@@ -17,7 +17,7 @@ const vouches = (proposal: ProposalView) => Object.values(proposal.claims).inclu
 const dissents = (proposal: ProposalView) => Object.values(proposal.claims).includes('fail')
 
 /** Refs worth reading, in order: the ship's, then the vouching proposals', then the dissenters'. */
-export function shippedReadingList(view: ArenaObservationView, first: readonly string[]): string[] {
+function shippedReadingList(view: ArenaObservationView, first: readonly string[]): string[] {
   const refs: string[] = [...first]
   const add = (proposal: ProposalView) => {
     for (const ref of proposal.refs) if (!refs.includes(ref)) refs.push(ref)

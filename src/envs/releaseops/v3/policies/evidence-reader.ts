@@ -81,7 +81,7 @@ export function readingOrder(view: ArenaObservationView, options: OrderOptions):
 const artifactId = /\b(?:pr|ci_run|ticket)_\d+\b/g
 
 /** Artifact ids an inspection's text names besides the one inspected. */
-export function namedArtifacts(result: JsonObject | undefined, inspected: string): string[] {
+function namedArtifacts(result: JsonObject | undefined, inspected: string): string[] {
   const names: string[] = []
   for (const value of Object.values(result ?? {}))
     if (typeof value === 'string')
