@@ -41,7 +41,7 @@ function widths(sample: string, delimiter: string): number[] {
 }
 
 /** How well `delimiter` splits the sample: the share of records at the most common width, and that width. */
-function fit(sample: string, delimiter: string): { share: number; width: number } {
+function fitOf(sample: string, delimiter: string): { share: number; width: number } {
   const counts = widths(sample, delimiter).slice(0, 200)
   const tally = new Map<number, number>()
   for (const count of counts) tally.set(count, (tally.get(count) ?? 0) + 1)
@@ -55,7 +55,7 @@ function fit(sample: string, delimiter: string): { share: number; width: number 
 export function detectDelimiter(text: string, file: string): CsvDelimiter {
   const sample = text.slice(0, 1 << 16)
   const fits = csvDelimiters
-    .map((delimiter) => ({ delimiter, ...fit(sample, delimiter) }))
+    .map((delimiter) => ({ delimiter, ...fitOf(sample, delimiter) }))
     .filter((candidate) => candidate.width >= 2 && candidate.share >= 0.8)
     .sort((a, b) => b.share - a.share || b.width - a.width)
   const [best, next] = fits
