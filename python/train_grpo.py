@@ -2,7 +2,7 @@
 """GRPO on a releaseops env served over HTTP, with TRL's ``environment_factory``.
 
     releaseops serve --env releaseops-v3 &                       # the env, on loopback
-    releaseops dataset --env releaseops-v3 --out data --splits train
+    releaseops dataset --env releaseops-v3 --out-dir data --splits train
     python python/train_grpo.py --dataset data/train.jsonl --model-name Qwen/Qwen3-0.6B --max-steps 100
     python python/train_grpo.py --smoke --dataset data/train.jsonl --model-name outputs/models/tiny-qwen3
 

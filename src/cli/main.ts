@@ -50,7 +50,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (ReleaseOpsError.isInstance(error)) {
       const where = error.path ? ` (${error.path})` : ''
       process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)
-      const issues = (error.details?.issues ?? []) as { path: string; message: string }[]
+      // An issue that only repeats the headline (one zod issue, say) is not printed twice.
+      const issues = ((error.details?.issues ?? []) as { path: string; message: string }[]).filter(
+        (issue) => issue.message !== error.message && !error.message.includes(`${issue.path}: ${issue.message}`),
+      )
       for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
       if (issues.length > 20)
         process.stderr.write(`  … and ${issues.length - 20} more (every issue is in the failed-audit file)\n`)

@@ -37,6 +37,7 @@ interface MockLlmOptions {
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
 }
 
 export function registerMockLlmCommand(program: Command): void {
@@ -66,6 +67,7 @@ export function registerMockLlmCommand(program: Command): void {
     .option('--registry <file>', 'leaf registry the release was built from (with --release)')
     .option('--corpus <file>', 'category corpus the release was built from (with --release)')
     .option('--task-config <file>', 'task config the release was built from (with --release)')
+    .option('--grading-config <file>', 'grading standard JSON (with a single-dataset --release)')
     .option('--grading-manifest <file>', 'grading manifest (with --release)')
     .action(async (options: MockLlmOptions) => {
       if (options.release && options.env !== gradingV1Spec.id) {
@@ -87,6 +89,7 @@ export function registerMockLlmCommand(program: Command): void {
             ...(options.corpus ? { corpus: options.corpus } : {}),
             ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
             ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
+            ...(options.gradingConfig ? { gradingConfig: options.gradingConfig } : {}),
           })
         : new ScriptedPolicyModel({
             envId: options.env,

@@ -4,12 +4,13 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type LabelAccounting, unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
 import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
 
 interface PipelineFlags extends Partial<TaskFileFlags> {
   demo?: boolean
-  out: string
+  outDir: string
   rows?: number
   seed: number
   dataSeed?: number
@@ -43,24 +44,34 @@ function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
 }
 
 export function registerReleaseDemoCommands(release: Command): void {
-  release
-    .command('demo-data')
-    .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.')
-    .requiredOption('--out <dir>', 'output directory (must not exist or be empty)')
+  addOutDirOption(
+    release
+      .command('demo-data')
+      .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.'),
+    { description: 'output directory (must not exist or be empty)', aliases: ['--out'], required: true },
+  )
     .option('--rows <n>', 'spreadsheet rows', parsePositiveInteger, 2000)
     .option('--seed <n>', 'generator seed', parseInteger, 20261129)
-    .action(async (flags: { out: string; rows: number; seed: number }) => {
-      const summary = await runDemoData(flags)
-      printSummary({ out: flags.out, rows: summary.rows, seed: summary.seed, row_kinds: summary.row_kinds, files: summary.files })
+    .action(async (flags: { outDir: string; rows: number; seed: number }) => {
+      const summary = await runDemoData({ out: flags.outDir, rows: flags.rows, seed: flags.seed })
+      printSummary({
+        out: flags.outDir,
+        rows: summary.rows,
+        seed: summary.seed,
+        row_kinds: summary.row_kinds,
+        files: summary.files,
+      })
     })
   addTaskFileOptions(
-    release
-      .command('pipeline')
-      .description(
-        'Run every stage (preprocess → canonical → audit → quarantine → split → audit → SFT export → validate) in one process.',
-      )
-      .option('--demo', 'generate the demo data into <out>/demo and run on it')
-      .requiredOption('--out <dir>', 'output directory')
+    addOutDirOption(
+      release
+        .command('pipeline')
+        .description(
+          'Run every stage (preprocess → canonical → audit → quarantine → split → audit → SFT export → validate) in one process.',
+        ),
+      { description: 'output directory', aliases: ['--out'], required: true },
+    )
+      .option('--demo', 'generate the demo data into <out-dir>/demo and run on it')
       .option('--rows <n>', 'demo rows', parsePositiveInteger)
       .option('--seed <n>', 'split seed', parseInteger, 42)
       .option('--data-seed <n>', 'demo data seed', parseInteger)
@@ -78,7 +89,7 @@ export function registerReleaseDemoCommands(release: Command): void {
   ).action(async (flags: PipelineFlags) => {
     const result = flags.demo
       ? await runDemoPipeline({
-          out: flags.out,
+          out: flags.outDir,
           seed: flags.seed,
           ...(flags.rows ? { rows: flags.rows } : {}),
           ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
@@ -102,7 +113,7 @@ export function registerReleaseDemoCommands(release: Command): void {
             configFile: flags.configFile as string,
             classificationStandard: flags.classificationStandard as string,
             gradingStandard: flags.gradingStandard as string,
-            out: flags.out,
+            out: flags.outDir,
             seed: flags.seed,
             quarantine: flags.quarantine,
             stripTrailingCodes: trailingCodes(flags),

@@ -2,6 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { datasetOfCanonical, datasetOfRelease } from '../../release/inputs/infer-dataset.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -155,7 +156,7 @@ export function addReleaseValidateCommand(
 /** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
 export interface ExportFlags extends RecordedDatasetFlags {
   canonical: string
-  outputDir: string
+  outDir: string
   allowLabelGaps: string[]
   allowAnyLabelGap?: boolean
   formal?: boolean
@@ -163,19 +164,21 @@ export interface ExportFlags extends RecordedDatasetFlags {
   failedAudit?: string
 }
 
-/** `--canonical`, `--output-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
+/** `--canonical`, `--out-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
 export function addExportOptions(command: Command): Command {
   return addTaskFileOptions(
-    command
-      .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
-      .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+    addOutDirOption(command.requiredOption('--canonical <file>', 'canonical all.json with embedded splits'), {
+      description: 'release directory (must not exist or be empty)',
+      aliases: ['--output-dir'],
+      required: true,
+    }),
     { datasetRecorded: true },
   )
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
-    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out-dir>.failed.json)')
 }
 
 /** Export flags → the export stage's options (absent flags left out). */
@@ -183,7 +186,7 @@ export function exportOptions(flags: ExportFlags) {
   return {
     ...taskFileOptions({ ...flags, dataset: datasetOfCanonical({ canonical: flags.canonical, dataset: flags.dataset }) }),
     canonical: flags.canonical,
-    outputDir: flags.outputDir,
+    outputDir: flags.outDir,
     allowLabelGaps: flags.allowLabelGaps,
     ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
     ...(flags.formal ? { formal: true } : {}),

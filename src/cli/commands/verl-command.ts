@@ -10,7 +10,8 @@ import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
 import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
 import { arenaEnvId, runArenaVerlConfig } from '../../train/verl/write-arena-config.js'
 import { runVerlConfig } from '../../train/verl/write-verl-config.js'
-import { parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
+import { parseJsonObject, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { printSummary } from './release-options.js'
 
 interface ConfigFlags {
@@ -19,11 +20,12 @@ interface ConfigFlags {
   envUrl?: string
   release?: string
   modelPath: string
-  outputDir: string
+  outDir: string
   registry?: string
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
   enableThinking: boolean
   modelFamily?: VerlModelFamily
   maxTokenLenPerGpu?: number
@@ -62,7 +64,7 @@ function parseGib(value: string): number {
 
 export function registerVerlCommand(program: Command): void {
   const verl = program.command('verl').description('VeRL launch path: run configs and the preflight that gates a launch.')
-  verl
+  const configCommand = verl
     .command('config')
     .description('Write a VeRL run directory (task bundle, function tools, reward, agent loop, Hydra overrides) for a release.')
     .addOption(
@@ -77,10 +79,16 @@ export function registerVerlCommand(program: Command): void {
     )
     .option('--release <dir>', 'grading task: the release the run trains on')
     .requiredOption('--model-path <dir>', 'the checkpoint to train (see kl_reference for RLOO)')
-    .requiredOption('--output-dir <dir>', 'the run directory (must not exist or be empty)')
+  addOutDirOption(configCommand, {
+    description: 'the run directory (must not exist or be empty)',
+    aliases: ['--output-dir'],
+    required: true,
+  })
+  configCommand
     .option('--registry <file>', 'grading task: leaf registry JSON the release was built from')
     .option('--corpus <file>', 'grading task: category corpus JSON')
     .option('--task-config <file>', 'task config JSON')
+    .option('--grading-config <file>', 'grading task: grading standard JSON (a single-dataset release)')
     .option('--grading-manifest <file>', "grading task: grading manifest; each dataset's standard is verified by sha256")
     .option('--enable-thinking', 'render with enable_thinking=true (must match the release)', false)
     .addOption(
@@ -123,11 +131,11 @@ export function registerVerlCommand(program: Command): void {
       if (flags.env === arenaEnvId) {
         const arena = await runArenaVerlConfig({
           settings,
-          outputDir: flags.outputDir,
+          outputDir: flags.outDir,
           ...(flags.envUrl ? { envUrl: flags.envUrl } : {}),
         })
         printSummary({
-          run: flags.outputDir,
+          run: flags.outDir,
           kind: arena.kind,
           env: `${arena.env_id} at ${arena.env_url}`,
           rows: `${arena.rows.train.rows} train, ${arena.rows.val.rows} val`,
@@ -136,27 +144,30 @@ export function registerVerlCommand(program: Command): void {
         })
         return
       }
-      const missing = (['release', 'registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
+      const missing = [
+        ...(['release', 'registry', 'corpus'] as const).filter((key) => !flags[key]).map((key) => `--${key}`),
+        ...(flags.gradingConfig || flags.gradingManifest ? [] : ['--grading-config']),
+      ]
       if (missing.length > 0)
         throw new InvalidInputError({
           code: 'missing_option',
-          path: `--${missing[0]?.replace('gradingManifest', 'grading-manifest')}`,
-          message: `A grading-task run needs --release, --registry, --corpus and --grading-manifest (missing: ${missing.join(', ')}).`,
+          path: missing[0] as string,
+          message: `A grading-task run needs --release, --registry, --corpus and --grading-config (or --grading-manifest) (missing: ${missing.join(', ')}).`,
           issues: [],
         })
       const config = await runVerlConfig({
         release: flags.release as string,
-        outputDir: flags.outputDir,
+        outputDir: flags.outDir,
         task: {
           registry: flags.registry as string,
           corpus: flags.corpus as string,
-          gradingManifest: flags.gradingManifest as string,
+          ...pickDefined({ gradingManifest: flags.gradingManifest, gradingConfig: flags.gradingConfig }),
           ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
         },
         settings,
       })
       printSummary({
-        run: flags.outputDir,
+        run: flags.outDir,
         kind: config.kind,
         release: config.release.kind,
         datasets: config.release.datasets,

@@ -98,7 +98,7 @@ export function releaseFitProblems(release: VerlRelease, settings: VerlRunSettin
   if (release.enable_thinking !== null && release.enable_thinking !== settings.enable_thinking)
     problems.push({
       code: 'enable_thinking_mismatch',
-      message: `the release was built with enable_thinking=${release.enable_thinking}, the config says ${settings.enable_thinking}`,
+      message: `the release was built with enable_thinking=${release.enable_thinking}, the config says ${settings.enable_thinking}: ${release.enable_thinking ? 'add --enable-thinking' : 'drop --enable-thinking'} to verl config`,
     })
   return problems
 }
