@@ -3,10 +3,12 @@
  * `releaseops verl preflight --run <dir> --patch-list <file> …` (the checks on the training machine;
  * prints the launch command only when all pass: exit 0, else 1 with the failed checks).
  */
+import { isAbsolute, resolve } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type VerlModelFamily, verlModelFamilies } from '../../train/verl/model-family.js'
 import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
+import { presetSettings, settingsSummary, type VerlPreset, verlPresets } from '../../train/verl/verl-presets.js'
 import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
 import { arenaEnvId, runArenaVerlConfig } from '../../train/verl/write-arena-config.js'
 import { runVerlConfig } from '../../train/verl/write-verl-config.js'
@@ -37,6 +39,8 @@ interface ConfigFlags {
   steps?: number
   gpus?: number
   settings?: Record<string, unknown>
+  preset: VerlPreset
+  root?: string
 }
 
 interface PreflightFlags {
@@ -105,12 +109,22 @@ export function registerVerlCommand(program: Command): void {
     .option('--steps <n>', 'total training steps', parsePositiveInteger)
     .option('--gpus <n>', 'GPUs per node', parsePositiveInteger)
     .option('--settings <json>', 'further settings as a JSON object (keys of verl_config.json settings)', parseJsonObject)
+    .addOption(
+      new Option('--preset <name>', 'full: sized for one ≥ 80 GiB GPU; smoke: the tiny run CI launches')
+        .choices(verlPresets)
+        .default('full'),
+    )
+    .option('--root <dir>', "grading task: the run directory's absolute path on the training machine (default: --out-dir)")
     .action(async (flags: ConfigFlags) => {
-      const settings = {
+      if (flags.root !== undefined && !isAbsolute(flags.root))
+        throw new InvalidInputError({
+          code: 'invalid_option',
+          path: '--root',
+          message: `--root is the run directory's absolute path on the training machine, not ${flags.root}.`,
+          issues: [],
+        })
+      const given = {
         ...(flags.settings ?? {}),
-        kind: flags.kind,
-        model_path: flags.modelPath,
-        enable_thinking: flags.enableThinking,
         ...(flags.python ? { python: flags.python } : {}),
         ...(flags.modelFamily ? { model_family: flags.modelFamily } : {}),
         ...(flags.maxTokenLenPerGpu !== undefined ? { max_token_len_per_gpu: flags.maxTokenLenPerGpu } : {}),
@@ -118,9 +132,20 @@ export function registerVerlCommand(program: Command): void {
         ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
         ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
         ...(flags.maxLength !== undefined ? { max_length: flags.maxLength } : {}),
-        ...(flags.steps !== undefined ? { total_training_steps: flags.steps, save_freq: 1, test_freq: 1 } : {}),
+        ...(flags.steps !== undefined ? { total_training_steps: flags.steps } : {}),
         ...(flags.gpus !== undefined ? { gpus_per_node: flags.gpus } : {}),
+      }
+      const preset = presetSettings({ preset: flags.preset, kind: flags.kind, arena: flags.env === arenaEnvId, given })
+      const settings = {
+        ...preset.settings,
+        kind: flags.kind,
+        model_path: flags.modelPath,
+        enable_thinking: flags.enableThinking,
       } as never
+      const summarize = (chosen: Record<string, unknown>, root: string) => {
+        const lines = settingsSummary({ preset: flags.preset, settings: chosen, choices: preset.choices, root })
+        process.stderr.write(`${lines.join('\n')}\n`)
+      }
       if (flags.env !== undefined && flags.env !== arenaEnvId)
         throw new InvalidInputError({
           code: 'unknown_env',
@@ -129,11 +154,19 @@ export function registerVerlCommand(program: Command): void {
           issues: [],
         })
       if (flags.env === arenaEnvId) {
+        if (flags.root !== undefined)
+          throw new InvalidInputError({
+            code: 'invalid_option',
+            path: '--root',
+            message: `--root rewrites a grading run's paths; an ${arenaEnvId} run directory is written where it runs.`,
+            issues: [],
+          })
         const arena = await runArenaVerlConfig({
           settings,
           outputDir: flags.outDir,
           ...(flags.envUrl ? { envUrl: flags.envUrl } : {}),
         })
+        summarize(arena.settings, resolve(flags.outDir))
         printSummary({
           run: flags.outDir,
           kind: arena.kind,
@@ -158,6 +191,7 @@ export function registerVerlCommand(program: Command): void {
       const config = await runVerlConfig({
         release: flags.release as string,
         outputDir: flags.outDir,
+        ...(flags.root ? { root: flags.root } : {}),
         task: {
           registry: flags.registry as string,
           corpus: flags.corpus as string,
@@ -166,6 +200,7 @@ export function registerVerlCommand(program: Command): void {
         },
         settings,
       })
+      summarize(config.settings, config.run_root ?? resolve(flags.outDir))
       printSummary({
         run: flags.outDir,
         kind: config.kind,
