@@ -73,6 +73,8 @@ describe('release stages through the CLI, in the runbook order', () => {
       '--formal',
       '--config-file',
       fixture.path('datasets'),
+      // No progress lines on a slow machine: stderr must hold no warning at all.
+      '--quiet',
     ])
     expect(preprocess.stderr).toBe('')
     expect(lastJson(preprocess.stdout)).toMatchObject({ data_rows: 400, format: 'preprocess-report-v1' })

@@ -51,6 +51,8 @@ describe('collect → file thoughts → export → validate → stats through th
       collectDir,
       '--shard-size',
       '50',
+      // No progress lines on a slow machine: stderr must hold no warning at all.
+      '--quiet',
     ])
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
@@ -116,6 +118,7 @@ describe('collect → file thoughts → export → validate → stats through th
       release,
       '--think-source',
       `file:${filledDir}`,
+      '--quiet',
     ])
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)

@@ -6,6 +6,7 @@ import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+import { startHeartbeat } from '../progress.js'
 import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
 
 interface PipelineFlags extends Partial<TaskFileFlags> {
@@ -26,8 +27,19 @@ interface PipelineFlags extends Partial<TaskFileFlags> {
   quarantine: boolean
 }
 
-function stageLogger(stage: string, seconds: number, rows: number): void {
-  process.stderr.write(`${stage.padEnd(26)} ${seconds.toFixed(2).padStart(7)} s  ${rows} rows\n`)
+/** A line per finished stage, and between them a line every few seconds naming the last one (issue 37). */
+function stageLogger(): { onStage(stage: string, seconds: number, rows: number): void; stop(): void } {
+  let finished: { count: number; last?: string } = { count: 0 }
+  const beat = startHeartbeat('release pipeline', () =>
+    finished.last ? `${finished.count} stages done (last ${finished.last}), the next running` : 'first stage running',
+  )
+  return {
+    onStage(stage, seconds, rows) {
+      finished = { count: finished.count + 1, last: stage }
+      process.stderr.write(`${stage.padEnd(26)} ${seconds.toFixed(2).padStart(7)} s  ${rows} rows\n`)
+    },
+    stop: () => beat.stop(),
+  }
 }
 
 function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
@@ -87,44 +99,49 @@ export function registerReleaseDemoCommands(release: Command): void {
       .option('--no-quarantine', 'stop at the audit instead of quarantining conflicting records'),
     { required: false },
   ).action(async (flags: PipelineFlags) => {
-    const result = flags.demo
-      ? await runDemoPipeline({
-          out: flags.outDir,
-          seed: flags.seed,
-          ...(flags.rows ? { rows: flags.rows } : {}),
-          ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
-          onStage: stageLogger,
-        })
-      : await (() => {
-          required(flags, [
-            'input',
-            'mapping',
-            'configFile',
-            'classificationStandard',
-            'gradingStandard',
-            'dataset',
-            'registry',
-            'corpus',
-          ])
-          return runPipeline({
-            ...taskFileOptions(flags as TaskFileFlags),
-            input: flags.input as string,
-            mapping: flags.mapping as string,
-            configFile: flags.configFile as string,
-            classificationStandard: flags.classificationStandard as string,
-            gradingStandard: flags.gradingStandard as string,
-            out: flags.outDir,
-            seed: flags.seed,
-            quarantine: flags.quarantine,
-            stripTrailingCodes: trailingCodes(flags),
-            ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
-            ...(flags.formal ? { formal: true } : {}),
-            onStage: stageLogger,
-          })
-        })()
+    const stages = stageLogger()
+    const result = await pipelineRun(flags, stages.onStage).finally(() => stages.stop())
     const built = (result.report.stages as { canonical_build: { labels: LabelAccounting } }).canonical_build
     for (const line of unresolvedLines(String(result.report.dataset), built.labels)) process.stderr.write(`${line}\n`)
     printSummary(result.report)
     if (!result.valid) process.exitCode = 1
   })
+}
+
+function pipelineRun(flags: PipelineFlags, onStage: (stage: string, seconds: number, rows: number) => void) {
+  return flags.demo
+    ? runDemoPipeline({
+        out: flags.outDir,
+        seed: flags.seed,
+        ...(flags.rows ? { rows: flags.rows } : {}),
+        ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
+        onStage,
+      })
+    : (() => {
+        required(flags, [
+          'input',
+          'mapping',
+          'configFile',
+          'classificationStandard',
+          'gradingStandard',
+          'dataset',
+          'registry',
+          'corpus',
+        ])
+        return runPipeline({
+          ...taskFileOptions(flags as TaskFileFlags),
+          input: flags.input as string,
+          mapping: flags.mapping as string,
+          configFile: flags.configFile as string,
+          classificationStandard: flags.classificationStandard as string,
+          gradingStandard: flags.gradingStandard as string,
+          out: flags.outDir,
+          seed: flags.seed,
+          quarantine: flags.quarantine,
+          stripTrailingCodes: trailingCodes(flags),
+          ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
+          ...(flags.formal ? { formal: true } : {}),
+          onStage,
+        })
+      })()
 }

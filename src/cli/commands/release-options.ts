@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { datasetOfCanonical, datasetOfRelease } from '../../release/inputs/infer-dataset.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
+import { startHeartbeat } from '../progress.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -141,13 +142,16 @@ export function addReleaseValidateCommand(
   command.action(
     async (flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
       const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
-      const report = await options.validate({
-        ...taskFileOptions({ ...flags, dataset }),
-        datasetDir: flags.datasetDir,
-        ...(flags.canonical ? { canonical: flags.canonical } : {}),
-        ...(flags.report ? { report: flags.report } : {}),
-        ...(flags.overwrite ? { overwrite: true } : {}),
-      })
+      const beat = startHeartbeat(`${parent.name()} validate`, () => `checking ${flags.datasetDir}`)
+      const report = await options
+        .validate({
+          ...taskFileOptions({ ...flags, dataset }),
+          datasetDir: flags.datasetDir,
+          ...(flags.canonical ? { canonical: flags.canonical } : {}),
+          ...(flags.report ? { report: flags.report } : {}),
+          ...(flags.overwrite ? { overwrite: true } : {}),
+        })
+        .finally(() => beat.stop())
       printValidation({ report, more: report.canonical_errors ? { canonical_errors: report.canonical_errors } : {} })
     },
   )
