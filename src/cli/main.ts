@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import { type CommandEntry, commandEntries } from './command-entries.js'
-import { setProgressQuiet } from './progress.js'
+import { quietOption, setProgressQuiet } from './progress.js'
 
 /**
  * The program for these arguments. Only the command the arguments name is loaded (its module pulls in
@@ -14,7 +14,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .name('releaseops')
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
     .version('0.1.0')
-    .option('-q, --quiet', 'no progress lines on stderr (long commands print one every few seconds)')
+    .option(...quietOption)
     .hook('preAction', (self) => setProgressQuiet(Boolean(self.opts().quiet)))
     .showHelpAfterError()
     // Before the commands are added: subcommands copy it, so their usage errors reach `main` (exit 2).

@@ -20,6 +20,9 @@ export interface ProgressOptions {
 
 let quiet = false
 
+/** The program's `--quiet` option (flags, description). */
+export const quietOption = ['-q, --quiet', 'no progress lines on stderr (long commands print one every few seconds)'] as const
+
 /** `--quiet`: no progress output at all (set once by the program before a command runs). */
 export function setProgressQuiet(value: boolean): void {
   quiet = value
