@@ -195,7 +195,10 @@ describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
     expect(gate.status, gate.stderr).toBe(1)
     const parsed = JSON.parse(readFileSync(report, 'utf8'))
     expect(episodes).toBe(readLines(canonical).filter((record) => record.split === 'val').length)
-    expect(parsed).toMatchObject({ status: 'failed', numerator: episodes, denominator: episodes })
+    // The gate plays each row `limits.samples` times (default 2): every one of them scores.
+    expect(parsed.limits.samples).toBe(2)
+    const played = episodes * parsed.limits.samples
+    expect(parsed).toMatchObject({ status: 'failed', numerator: played, denominator: played })
   }, 60_000)
 })
 

@@ -1,8 +1,9 @@
 /**
  * Issue 24: what the reader gives for what people send. Cells: dates as ISO text, cached formula values,
  * numbers stored as text kept, a formula without a cached value a coded error naming file, sheet, row and
- * column. The same catalogue in both string modes and as a GBK CSV gives the same records; CSV encodings
- * are detected, and bytes that are not valid in the encoding asked for are refused, naming both.
+ * column. The same catalogue in both string modes and as a GBK CSV (read with --encoding gb18030) gives
+ * the same records; Unicode encodings are detected, a legacy one is never guessed (issue 33), and bytes
+ * that are not valid in the encoding asked for are refused, naming the one suspected.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -81,9 +82,14 @@ describe('one catalogue, three encodings of it', () => {
     expect(records(join(inline, 'processed.json'))).toEqual(records(join(shared, 'processed.json')))
   })
 
-  it('the GBK CSV of a tab is detected as GB18030 and gives that tab’s records', async () => {
+  it('the GBK CSV of a tab is refused without --encoding, and gives that tab’s records with it', async () => {
     const csv = join(shared, 'raw', `${dataset}.gbk.csv`)
-    await runPreprocess({ input: csv, mapping: mapping(shared), dataset, output: join(shared, 'csv.json') })
+    const guessed = await thrown(() =>
+      runPreprocess({ input: csv, mapping: mapping(shared), dataset, output: join(shared, 'csv.json') }),
+    )
+    expect(guessed.code).toBe('csv_encoding')
+    expect(guessed.message).toContain('suspects gb18030')
+    await runPreprocess({ input: csv, mapping: mapping(shared), dataset, output: join(shared, 'csv.json'), encoding: 'gb18030' })
     const fromCsv = records(join(shared, 'csv.json'))
     const fromTab = (JSON.parse(readFileSync(join(shared, 'processed.json'), 'utf8')) as { provenance: { sheet: string } }[])
       .filter((record) => record.provenance.sheet === '电商')
@@ -97,10 +103,11 @@ describe('one catalogue, three encodings of it', () => {
       runPreprocess({ input: csv, mapping: mapping(shared), dataset, output: join(shared, 'x.json'), encoding: 'utf-8' }),
     )
     expect(error.code).toBe('csv_encoding')
-    expect(error.message).toContain('is not valid utf-8; it looks like gb18030 (pass --encoding gb18030)')
+    expect(error.message).toContain('is not valid utf-8 (encodings tried: utf-8); the chardet detector suspects gb18030')
+    expect(error.message).toContain('pass --encoding gb18030')
   })
 
-  it('UTF-16 with a byte-order mark and GBK with English headers decode to the same text', async () => {
+  it('UTF-16 with a byte-order mark and GBK (given) with English headers decode to the same text', async () => {
     const text = 'field_name,table_name,data_level\r\n手机号,客户表,L4\r\n'
     const map = join(root, 'en.mapping.json')
     writeFileSync(map, JSON.stringify({ field_name: 'field_name', table_name: 'table_name', data_level: 'data_level' }))
@@ -111,7 +118,8 @@ describe('one catalogue, three encodings of it', () => {
       ['utf8.csv', Buffer.from(`\ufeff${text}`)],
     ] as const) {
       writeFileSync(join(root, name), bytes)
-      await runPreprocess({ input: join(root, name), mapping: map, dataset, output: join(root, `${name}.json`) })
+      const encoding = name === 'gbk.csv' ? { encoding: 'gb18030' } : {}
+      await runPreprocess({ input: join(root, name), mapping: map, dataset, output: join(root, `${name}.json`), ...encoding })
       outputs.push(records(join(root, `${name}.json`)))
     }
     expect(outputs[0]).toEqual(outputs[2])

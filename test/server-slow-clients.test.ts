@@ -3,7 +3,7 @@
  * idle), a body that trickles is cut however it trickles, and one client's share of the connections and
  * of the sessions is capped with a coded 429 that names the limit, while the server keeps answering
  * everyone else. Clients come from distinct loopback addresses (127.0.0.x), so each is its own client.
- * How fast `/health` answers under these attacks is measured by bench/server-slow-clients, not here.
+ * How fast `/health` answers under these attacks is measured by bench/peers/openenv-slow-clients.ts, not here.
  */
 import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'

@@ -15,7 +15,7 @@ function testFiles(folder: string): string[] {
 // This file names the markers, so it is not scanned for them.
 const files = [...testFiles('src'), ...testFiles('test')].filter((file) => file !== 'test/test-projects.test.ts')
 const source = (file: string) => readFileSync(join(repositoryRoot, file), 'utf8')
-const runsPython = /testPython\(|fakeMachine\(|\.venv-rl|\.venv\/bin\/python|(spawn|spawnSync|execFile|execFileSync)\('python3'/
+const runsPython = /[tT]estPython\(|fakeMachine\(|\.venv-rl|\.venv\/bin\/python|(spawn|spawnSync|execFile|execFileSync)\('python3'/
 const drivesChromium = /launchBrowser\(|train-support\/dashboard-session\.js/
 const leavesTheProcess = /from 'node:(child_process|worker_threads)'|InWorkers?\(|new BackgroundFileWriter\(/
 

@@ -79,14 +79,11 @@ describe('eval page', () => {
     }
 
     // Per-family charts: one dataset per policy over the families, drawn (not blank).
-    const chart = await page.$eval('[data-testid=chart-avg_reward]', (canvas: unknown) => {
-      const instance = (
-        globalThis as unknown as {
-          Chart: { getChart: (item: unknown) => { data: { labels: string[]; datasets: { label: string }[] } } }
-        }
-      ).Chart.getChart(canvas)
+    // One round trip (a string: no DOM types here); an element handle's two can straddle a re-render.
+    const chart = (await page.evaluate(`(() => {
+      const instance = Chart.getChart(document.querySelector('[data-testid=chart-avg_reward]'))
       return { labels: instance.data.labels, datasets: instance.data.datasets.map((set) => set.label) }
-    })
+    })()`)) as { labels: string[]; datasets: string[] }
     expect(chart.datasets.sort()).toEqual([...policies].sort())
     expect(chart.labels.length).toBeGreaterThan(0)
     expect(await canvasColors(page, '[data-testid=chart-avg_reward]')).toBeGreaterThan(8)

@@ -55,12 +55,32 @@ async function checkWidths(name: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 })
     const main = (await page.evaluate(`document.querySelector('main').getBoundingClientRect().width`)) as number
     expect(main, `${name} at ${width} px: main's width`).toBeGreaterThan(width * 0.95)
-    expect(await layoutFaults(page), `${name} at ${width} px`).toEqual([])
+    // Charts follow a new width a frame or more later (ResizeObserver): wait for the layout to settle.
+    await expect.poll(() => layoutFaults(page), { message: `${name} at ${width} px`, timeout: 15_000 }).toEqual([])
     const shot = await screenshot(page, `layout-${name}-${width}`)
     expect(shot.width).toBe(width)
     expect(shot.colors).toBeGreaterThan(20)
   }
   await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+interface ChartData {
+  labels: string[]
+  datasets: { label: string; data: unknown[]; intervals: ([number, number] | null)[] | null }[]
+}
+
+/**
+ * A chart's data, read in one round trip (a string: the tests' TypeScript has no DOM types). An
+ * element handle takes two, and a re-render between them leaves the handle on a destroyed chart.
+ */
+async function chartOf(selector: string): Promise<ChartData> {
+  const data = await page.evaluate(`(() => {
+    const chart = Chart.getChart(document.querySelector(${JSON.stringify(selector)}))
+    if (!chart) return null
+    return { labels: chart.data.labels, datasets: chart.data.datasets.map((set) => ({ label: set.label, data: set.data, intervals: set.intervals ?? null })) }
+  })()`)
+  expect(data, `a chart at ${selector}`).not.toBeNull()
+  return data as ChartData
 }
 
 /** Polls until the select offers more than one option (the env's rows are in). */
@@ -146,22 +166,7 @@ describe('the dashboard at 1280 and 1920 px', () => {
     await page.click('[data-testid=load]')
     // The average reward's intervals come from the episodes file beside the summary.
     await page.waitForSelector('[data-testid=chart-avg_reward][data-intervals=yes]')
-    const chartData = (key: string) =>
-      page.$eval(`[data-testid=chart-${key}]`, (canvas: unknown) => {
-        const chart = (
-          globalThis as unknown as {
-            Chart: {
-              getChart: (item: unknown) => {
-                data: { labels: string[]; datasets: { label: string; intervals: ([number, number] | null)[] }[] }
-              }
-            }
-          }
-        ).Chart.getChart(canvas)
-        return {
-          labels: chart.data.labels,
-          datasets: chart.data.datasets.map((set) => ({ label: set.label, intervals: set.intervals })),
-        }
-      })
+    const chartData = (key: string) => chartOf(`[data-testid=chart-${key}]`)
     const summary = JSON.parse(await readFile(join(server.outputs, summaryPath), 'utf8')) as Record<
       string,
       { by_family: Record<string, { ci95: Record<string, [number, number]> }> }
@@ -231,12 +236,7 @@ describe('the dashboard at 1280 and 1920 px', () => {
     // The timeline's totals are the replies' own, ending at the recorded reward.
     const recorded = (await readFile(join(server.outputs, episodesPath), 'utf8')).split('\n')[line - 1] as string
     const episode = JSON.parse(recorded) as { reward: number; steps: { reward: number }[] }
-    const timeline = (await page.$eval('[data-testid=reward-timeline]', (canvas: unknown) => {
-      const chart = (
-        globalThis as unknown as { Chart: { getChart: (item: unknown) => { data: { datasets: { data: (number | null)[] }[] } } } }
-      ).Chart.getChart(canvas)
-      return chart.data.datasets.map((set) => set.data)
-    })) as (number | null)[][]
+    const timeline = (await chartOf('[data-testid=reward-timeline]')).datasets.map((set) => set.data as (number | null)[])
     expect(timeline[1]).toEqual([null, ...episode.steps.map((step) => step.reward)])
     expect(timeline[0]?.at(-1)).toBeCloseTo(episode.reward, 9)
     expect(timeline[0]).toHaveLength(frames)
@@ -262,14 +262,7 @@ describe('the dashboard at 1280 and 1920 px', () => {
       'not probed',
     ])
     await expect.poll(() => page.getAttribute('[data-testid=runs]', 'data-compared')).toBe('2')
-    const curves = await page.$eval('[data-testid=runs-chart]', (canvas: unknown) => {
-      const chart = (
-        globalThis as unknown as {
-          Chart: { getChart: (item: unknown) => { data: { datasets: { data: { x: number; y: number }[] }[] } } }
-        }
-      ).Chart.getChart(canvas)
-      return chart.data.datasets.map((set) => set.data.length)
-    })
+    const curves = (await chartOf('[data-testid=runs-chart]')).datasets.map((set) => set.data.length)
     expect(curves).toEqual([5, 3])
     await page.uncheck(`[data-testid=compare-${runIds[0]}]`)
     await expect.poll(() => page.getAttribute('[data-testid=runs]', 'data-compared')).toBe('1')

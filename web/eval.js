@@ -143,13 +143,21 @@ function authHeaders() {
   return token ? { authorization: `Bearer ${token}` } : {}
 }
 
+/** Which showSummary call is the latest: an older call's episodes arrive too late to draw. */
+let showing = 0
+
 export function showSummary(summary, source) {
-  Object.assign(shown, { summary, source, intervals: null, family: '', slice: '' })
+  const ticket = ++showing
+  // The same file shown again (the job's summary, then the same file loaded) keeps its intervals:
+  // no frame without them, no second fetch.
+  const intervals = shown.source === source ? shown.intervals : null
+  Object.assign(shown, { summary, source, intervals, family: '', slice: '' })
   renderSummary()
+  if (intervals) return
   // The average reward's intervals come from the episodes, when they sit beside the summary.
   episodesBeside(source)
     .then((episodes) => {
-      if (!episodes || shown.source !== source) return
+      if (!episodes || ticket !== showing) return
       shown.intervals = rewardIntervals(episodes)
       renderSummary()
     })

@@ -146,14 +146,26 @@ function attackers(options: { url: string; count: number; from: string; open: (s
 function attackReport(list: ReturnType<typeof attackers>) {
   const ended = list.filter(({ state }) => state.endedAfterS !== undefined)
   const byStatus: Record<string, number> = {}
-  for (const { state } of ended) byStatus[state.status] = (byStatus[state.status] ?? 0) + 1
-  const times = ended.map(({ state }) => state.endedAfterS as number).sort((a, b) => a - b)
+  const timesByStatus: Record<string, number[]> = {}
+  for (const { state } of ended) {
+    byStatus[state.status] = (byStatus[state.status] ?? 0) + 1
+    timesByStatus[state.status] = [...(timesByStatus[state.status] ?? []), state.endedAfterS as number]
+  }
+  const median = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b)
+    return sorted.length ? round(sorted[Math.floor(sorted.length / 2)] as number) : null
+  }
   return {
     connections: list.length,
     cut_by_server: ended.length,
     still_open: list.length - ended.length,
+    // `none`: closed with no reply at all (e.g. accepted and closed at once by a server out of descriptors).
     cut_by_status: byStatus,
-    median_s_to_cut: times.length ? round(times[Math.floor(times.length / 2)] as number) : null,
+    median_s_to_cut: median(ended.map(({ state }) => state.endedAfterS as number)),
+    // One median over 408s and early 429s says little; each status has its own.
+    median_s_to_cut_by_status: Object.fromEntries(
+      Object.entries(timesByStatus).map(([status, times]) => [status, median(times)]),
+    ),
   }
 }
 

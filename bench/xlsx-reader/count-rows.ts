@@ -6,7 +6,10 @@
  *   farm-bench -n 5 --timeout 600 --vs 'node --import tsx bench/xlsx-reader/count-rows.ts exceljs big.xlsx' \
  *     -- node --import tsx bench/xlsx-reader/count-rows.ts ours big.xlsx
  *
- * The workbooks come from scripts/fixtures/write-chinese-workbook.ts (both string modes).
+ * The workbooks come from scripts/fixtures/write-chinese-workbook.ts (both string modes); one huge cell
+ * from write-huge-cell.ts. openpyxl's read-only reader, the speed and fidelity oracle, is
+ * count-rows-openpyxl.py. The reader before decision 0062 is measured by running this file from a
+ * checkout of the commit before it (its `ours`). Figures: docs/decisions/0062-a-strict-reader.md.
  */
 import ExcelJS from 'exceljs'
 import { readXlsxRows } from '../../src/release/xlsx/read-xlsx-rows.js'

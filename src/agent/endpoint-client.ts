@@ -153,7 +153,7 @@ export class EndpointClient {
           signal,
         )
       } catch (error) {
-        if (error instanceof OutboundRefusedError) throw error
+        if (OutboundRefusedError.isInstance(error)) throw error
         throw this.transportError(error, timeout, options.signal)
       }
       this.refuseRedirect(response)
@@ -179,7 +179,7 @@ export class EndpointClient {
       return { body: parseBody(text, response.headers.get('content-type')), firstTokenMs: null }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error
-      if (error instanceof OutboundRefusedError) throw error
+      if (OutboundRefusedError.isInstance(error)) throw error
       if (isEndpointError(error) && !(timeout.aborted && error.code === 'endpoint_truncated')) throw error
       throw this.transportError(error, timeout, options.signal)
     }
@@ -224,7 +224,7 @@ export class EndpointClient {
         redirect: 'manual',
       })
     } catch (error) {
-      if (error instanceof OutboundRefusedError) throw error
+      if (OutboundRefusedError.isInstance(error)) throw error
       const timedOut = (error as Error).name === 'TimeoutError'
       throw new EndpointError({
         code: timedOut ? 'endpoint_timeout' : 'endpoint_unreachable',

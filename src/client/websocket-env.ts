@@ -150,7 +150,7 @@ export class WebSocketEnv<O extends Observation = Observation> implements AsyncE
         if (!this.connection?.isOpen) await this.reopen(restore)
         return await (this.connection as WsConnection).request(message, this.settings.requestTimeoutMs)
       } catch (error) {
-        const lost = error instanceof ConnectionLostError && !this.closed
+        const lost = ConnectionLostError.isInstance(error) && !this.closed
         if (!lost || attempt >= this.settings.reconnectAttempts) throw error
         const delay = Math.min(this.settings.reconnectMaxDelayMs, this.settings.reconnectInitialDelayMs * 2 ** attempt)
         attempt++

@@ -58,7 +58,7 @@ export async function loadDataset(options: { envId: string; source: string; regi
     try {
       probe.reset(dataset ? dataset.toResetParams(row) : { seed: row.seed })
     } catch (error) {
-      if (!(error instanceof InvalidInputError)) throw error
+      if (!InvalidInputError.isInstance(error)) throw error
       for (const issue of error.issues.length > 0 ? error.issues : [{ code: error.code, path: '', message: error.message }]) {
         issues.push({ code: issue.code, path: issue.path ? `${where}:${issue.path}` : where, message: issue.message })
       }

@@ -6,6 +6,7 @@
 import { runPolicyEpisode } from '../agent/run-policy-episode.js'
 import type { Env } from '../core/env/env-api.js'
 import type { DatasetRow } from '../core/env/env-dataset.js'
+import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import type { Policy } from '../core/policy/policy.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../core/registry/policy-registry.js'
@@ -31,7 +32,12 @@ export function createEpisodeRunner(options: EpisodeRunnerOptions): (task: Episo
   const registration = options.envs.get(options.envId)
   const dataset = registration.dataset
   const summarize = registration.summarizeEpisode
-  if (!summarize) throw new Error(`Env ${options.envId} declares no episode summary; it cannot be evaluated.`)
+  if (!summarize)
+    throw new InvalidInputError({
+      code: 'no_episode_summary',
+      message: `Env ${options.envId} declares no episode summary; it cannot be evaluated.`,
+      issues: [],
+    })
   const env: Env = options.envs.make(
     options.envId,
     options.maxEpisodeSteps === undefined ? {} : { maxEpisodeSteps: options.maxEpisodeSteps },

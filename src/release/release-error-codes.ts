@@ -4,6 +4,7 @@ export const releaseErrorCodes = [
   'artifact_hash_mismatch',
   'conflicting_options',
   'corpus_registry_mismatch',
+  'csv_delimiter',
   'csv_encoding',
   'csv_unreadable',
   'dataset_already_configured',
@@ -42,6 +43,7 @@ export const releaseErrorCodes = [
   'parquet_decode',
   'parquet_shape',
   'parquet_value_shape',
+  'password_protected',
   'path_escape',
   'prompt_conflicts',
   'publication_withheld',
@@ -57,6 +59,8 @@ export const releaseErrorCodes = [
   'unresolved_labels',
   'unsupported_input',
   'worker_failed',
+  'xlsx_malformed',
+  'xlsx_too_large',
   'xlsx_unreadable',
 ] as const
 

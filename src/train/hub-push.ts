@@ -116,7 +116,7 @@ async function asHubError<T>(options: HubPushOptions, run: () => Promise<T>): Pr
   } catch (error) {
     const hub = options.hubUrl ?? 'https://huggingface.co'
     const statusCode = (error as { statusCode?: unknown }).statusCode
-    if (error instanceof OutboundRefusedError) {
+    if (OutboundRefusedError.isInstance(error)) {
       throw new TrainingUnavailableError({
         code: 'hub_endpoint_refused',
         message: `The push of ${options.path} to ${options.repo} was stopped by the server's outbound policy: ${error.message}`,

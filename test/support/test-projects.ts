@@ -17,6 +17,7 @@ export const pythonTests = [
   'test/notebook-walkthrough.test.ts',
   'test/release-kind-conformance.test.ts',
   'test/release-parquet-readers.test.ts',
+  'test/release-reader-openpyxl.test.ts',
   'test/release-rl-trajectory-mixture.test.ts',
   'test/release-trajectories-readers.test.ts',
   'test/release-xlsx-fidelity.test.ts',

@@ -137,7 +137,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
       } satisfies ReplyRequest)
     } catch (error) {
       stats.rejected++
-      if (error instanceof ScriptedConversationError || ReleaseOpsError.isInstance(error)) {
+      if (ScriptedConversationError.isInstance(error) || ReleaseOpsError.isInstance(error)) {
         return sendError(response, 400, (error as ReleaseOpsError).code, (error as Error).message)
       }
       throw error

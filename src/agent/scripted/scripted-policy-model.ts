@@ -79,7 +79,7 @@ export class ScriptedPolicyModel {
       try {
         return this.replay(rowIndex, conversation)
       } catch (error) {
-        if (!(error instanceof ScriptedConversationError)) throw error
+        if (!ScriptedConversationError.isInstance(error)) throw error
         lastError = error.message
       }
     }

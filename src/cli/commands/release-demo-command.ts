@@ -1,13 +1,16 @@
 /** @module cli: `releaseops release demo-data` and `releaseops release pipeline`. */
+
 import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type LabelAccounting, unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
+import type { CsvDelimiter } from '../../release/preprocess/detect-delimiter.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
 import { startHeartbeat } from '../progress.js'
 import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
+import { delimiterHelp, encodingHelp, parseCsvDelimiter, parseCsvEncoding } from './release-preprocess-command.js'
 
 interface PipelineFlags extends Partial<TaskFileFlags> {
   demo?: boolean
@@ -16,6 +19,8 @@ interface PipelineFlags extends Partial<TaskFileFlags> {
   seed: number
   dataSeed?: number
   input?: string
+  encoding?: string
+  delimiter?: CsvDelimiter
   mapping?: string
   configFile?: string
   classificationStandard?: string
@@ -87,7 +92,9 @@ export function registerReleaseDemoCommands(release: Command): void {
       .option('--rows <n>', 'demo rows', parsePositiveInteger)
       .option('--seed <n>', 'split seed', parseInteger, 42)
       .option('--data-seed <n>', 'demo data seed', parseInteger)
-      .option('--input <file.xlsx>', 'spreadsheet (without --demo)')
+      .option('--input <file.xlsx>', 'spreadsheet (.xlsx/.xlsm) or CSV/TSV (without --demo)')
+      .option('--encoding <name>', encodingHelp, (value: string) => parseCsvEncoding(value))
+      .option('--delimiter <char>', delimiterHelp, (value: string) => parseCsvDelimiter(value))
       .option('--mapping <file>', 'column mapping (without --demo)')
       .option('--config-file <file>', 'datasets config (without --demo)')
       .option('--classification-standard <file>', 'classification standard (without --demo)')
@@ -131,6 +138,8 @@ function pipelineRun(flags: PipelineFlags, onStage: (stage: string, seconds: num
         return runPipeline({
           ...taskFileOptions(flags as TaskFileFlags),
           input: flags.input as string,
+          ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
           mapping: flags.mapping as string,
           configFile: flags.configFile as string,
           classificationStandard: flags.classificationStandard as string,

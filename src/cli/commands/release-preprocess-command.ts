@@ -1,7 +1,8 @@
 /** @module cli: `releaseops release preprocess`: spreadsheet + mapping → processed records. */
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
-import { type CsvEncoding, csvEncodings } from '../../release/preprocess/decode-csv-bytes.js'
+import { type CsvEncoding, encodingName, namedLegacyEncodings } from '../../release/preprocess/decode-csv-bytes.js'
+import { type CsvDelimiter, parseDelimiter } from '../../release/preprocess/detect-delimiter.js'
 import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
 import { addOutFileOption } from '../flag-vocabulary.js'
 import { createProgress } from '../progress.js'
@@ -14,6 +15,7 @@ interface PreprocessFlags {
   out: string
   sheet?: string[]
   encoding?: CsvEncoding
+  delimiter?: CsvDelimiter
   stripTrailingCodes?: boolean
   keepTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
@@ -24,21 +26,30 @@ interface PreprocessFlags {
   gradingConfig?: string
 }
 
-function parseCsvEncoding(value: string): CsvEncoding {
-  const name = value
-    .trim()
-    .toLowerCase()
-    .replace(/^utf8$/, 'utf-8')
-  if ((csvEncodings as readonly string[]).includes(name)) return name as CsvEncoding
-  throw new InvalidArgumentError(`unknown encoding "${value}" (one of ${csvEncodings.join(', ')})`)
+/** `--encoding`: any WHATWG encoding label. */
+export function parseCsvEncoding(value: string): CsvEncoding {
+  const name = encodingName(value)
+  if (name) return name
+  throw new InvalidArgumentError(`unknown encoding "${value}" (e.g. utf-8, utf-16le, ${namedLegacyEncodings.join(', ')})`)
 }
+
+/** `--delimiter`: `,` `;` `|` or tab (`tab` or `\t`). */
+export function parseCsvDelimiter(value: string): CsvDelimiter {
+  const delimiter = parseDelimiter(value)
+  if (delimiter) return delimiter
+  throw new InvalidArgumentError(`unknown delimiter "${value}" (one of , ; | tab)`)
+}
+
+export const encodingHelp =
+  "a CSV file's encoding when it is not UTF-8 or UTF-16 (e.g. gb18030, big5, shift_jis, windows-1252; default: UTF-8/UTF-16 detected, anything else refused with the encoding suspected)"
+export const delimiterHelp = "a CSV file's field separator: , ; | or tab (default: detected)"
 
 export function registerReleasePreprocessCommand(release: Command): void {
   addOutFileOption(
     release
       .command('preprocess')
       .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
-      .requiredOption('--input <file>', 'the spreadsheet (.xlsx) or a .csv file (UTF-8, UTF-16 or GB18030/GBK)')
+      .requiredOption('--input <file>', 'the spreadsheet (.xlsx/.xlsm) or a .csv/.tsv/.txt file')
       .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
       .requiredOption('--dataset <name>', 'dataset name (part of every record id)'),
     { description: 'processed records JSON to write (refused if it exists)', aliases: ['--output'], required: true },
@@ -48,9 +59,8 @@ export function registerReleasePreprocessCommand(release: Command): void {
       'worksheet to read; repeat for several (default: every sheet whose header row holds the mapped headers)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .option('--encoding <name>', `a CSV file's encoding: ${csvEncodings.join(', ')} (default: detected)`, (value: string) =>
-      parseCsvEncoding(value),
-    )
+    .option('--encoding <name>', encodingHelp, (value: string) => parseCsvEncoding(value))
+    .option('--delimiter <char>', delimiterHelp, (value: string) => parseCsvDelimiter(value))
     .option('--strip-trailing-codes', 'remove codes such as "（B4-1）" from labels, recorded in label_notes (the default)')
     .option('--keep-trailing-codes', 'keep trailing codes in labels (they then rarely resolve)')
     .option('--skip-empty-field-name', 'skip rows without a field name instead of failing')
@@ -72,6 +82,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
           output: flags.out,
           ...(flags.sheet ? { sheets: flags.sheet } : {}),
           ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
           stripTrailingCodes: trailingCodes(flags),
           ...(flags.skipEmptyFieldName ? { skipEmptyFieldName: true } : {}),
           ...(flags.overwrite ? { overwrite: true } : {}),

@@ -3,6 +3,7 @@ export const coreErrorCodes = [
   'conformance_failed',
   'duplicate_env_id',
   'duplicate_policy',
+  'env_not_auditable',
   'invalid_env_id',
   'invalid_input',
   'invalid_reset_options',

@@ -2,6 +2,8 @@
 import type { ErrorCode } from './error-code.js'
 
 const marker = Symbol.for('releaseops.error')
+/** The names of an error's classes, its own first, up to `ReleaseOpsError`: what `isInstance` reads. */
+const classes = Symbol.for('releaseops.error.classes')
 
 export interface ReleaseOpsErrorOptions<Code extends string = ErrorCode> {
   code: Code
@@ -14,7 +16,9 @@ export interface ReleaseOpsErrorOptions<Code extends string = ErrorCode> {
 
 /**
  * Errors carry a stable `code` (snake_case) so callers branch on codes, never on messages.
- * `isInstance` works across duplicated package copies, which `instanceof` does not. `Code` is what the
+ * `isInstance` works across duplicated package copies, which `instanceof` does not: called on a
+ * subclass (`InvalidInputError.isInstance(x)`) it matches that class and its subclasses by class name,
+ * so no module outside this one needs `instanceof` on our errors (decision 0070). `Code` is what the
  * constructor accepts: a listed `ErrorCode`, unless a subclass carries codes it does not own (a remote
  * server's, `unknown_<kind>`). Readers see `code` as a string.
  */
@@ -23,6 +27,7 @@ export class ReleaseOpsError<Code extends string = ErrorCode> extends Error {
   readonly path: string | undefined
   readonly details: Record<string, unknown> | undefined
   readonly [marker] = true
+  readonly [classes]: readonly string[]
 
   // NoInfer: a code given to the base class itself is checked against ErrorCode, not taken as `Code`.
   constructor(options: ReleaseOpsErrorOptions<NoInfer<Code>>) {
@@ -31,10 +36,18 @@ export class ReleaseOpsError<Code extends string = ErrorCode> extends Error {
     this.code = options.code
     this.path = options.path
     this.details = options.details
+    const names: string[] = []
+    for (let type = new.target; type !== ReleaseOpsError; type = Object.getPrototypeOf(type)) names.push(type.name)
+    this[classes] = [...names, 'ReleaseOpsError']
   }
 
-  static isInstance(value: unknown): value is ReleaseOpsError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  /** Whether `value` is one of our errors of this class (or a subclass of it), from any package copy. */
+  static isInstance<T extends ReleaseOpsError<string>>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[marker] !== true) return false
+    const names = (value as Record<symbol, unknown>)[classes]
+    // biome-ignore lint/complexity/noThisInStatic: called on a subclass, `this` is that subclass.
+    const name = this.name
+    return name === 'ReleaseOpsError' || (Array.isArray(names) && names.includes(name))
   }
 
   toJSON(): { code: string; message: string; path?: string; details?: Record<string, unknown> } {

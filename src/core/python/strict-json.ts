@@ -123,7 +123,7 @@ export function parseStrictJson(text: string): StrictJsonResult {
   try {
     return { ok: true, value: new Parser(text).parse() }
   } catch (error) {
-    if (error instanceof StrictJsonError) return { ok: false, reason: error.message }
+    if (StrictJsonError.isInstance(error)) return { ok: false, reason: error.message }
     // A pathologically deep document overflows the stack; Python fails it too (RecursionError).
     if (error instanceof RangeError) return { ok: false, reason: 'nesting too deep' }
     throw error

@@ -5,6 +5,7 @@
  */
 import type { Env, Observation } from '../env/env-api.js'
 import type { DatasetRow } from '../env/env-dataset.js'
+import { InvalidInputError } from '../errors/invalid-input-error.js'
 import type { Policy } from '../policy/policy.js'
 import type { EnvRegistration } from '../registry/env-registry.js'
 import type { ExploitAuditOptions, LadderEntry } from './exploit-audit.js'
@@ -26,7 +27,12 @@ export function envAuditOptions<O extends Observation>(run: EnvAuditRun<O>): Exp
   const { registration } = run
   const audit = registration.audit
   const dataset = registration.dataset
-  if (!audit || !dataset) throw new Error(`${run.envId} ships no exploit audit or no dataset.`)
+  if (!audit || !dataset)
+    throw new InvalidInputError({
+      code: 'env_not_auditable',
+      message: `${run.envId} ships no exploit audit or no dataset.`,
+      issues: [],
+    })
   const rows = run.rows ?? dataset.rows(audit.split)
   const ladder: LadderEntry<O>[] = audit.ladder.map((name) => ({
     name,

@@ -121,7 +121,7 @@ export function loadTaskFiles(files: TaskFiles): LoadedTask {
       },
     }
   } catch (error) {
-    if (error instanceof InvalidInputError && error.code === 'corpus_registry_mismatch') {
+    if (InvalidInputError.isInstance(error) && error.code === 'corpus_registry_mismatch') {
       const issues = error.issues.map((issue) => ({
         ...issue,
         path: issue.path.replace(/^registry:/, `${files.registry}:`).replace(/^corpus:/, `${files.corpus}:`),

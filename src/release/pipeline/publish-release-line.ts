@@ -58,7 +58,7 @@ class PublicationWithheldError extends ReleaseOpsError {
 async function failuresOf(tasks: readonly Promise<PromiseSettledResult<void>[]>[]): Promise<unknown[]> {
   const settled = (await Promise.all(tasks)).flat()
   return settled.flatMap((result) =>
-    result.status === 'rejected' && !(result.reason instanceof PublicationWithheldError) ? [result.reason] : [],
+    result.status === 'rejected' && !PublicationWithheldError.isInstance(result.reason) ? [result.reason] : [],
   )
 }
 

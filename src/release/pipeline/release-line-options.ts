@@ -1,8 +1,12 @@
 /** @module release/pipeline: what the release line takes and returns. */
 import type { TaskOptions } from '../planning/task-options.js'
+import type { CsvDelimiter } from '../preprocess/detect-delimiter.js'
 
 export interface ReleaseLineOptions extends TaskOptions {
   input: string
+  /** A CSV input's encoding and separator (default: detected). */
+  encoding?: string
+  delimiter?: CsvDelimiter
   mapping: string
   configFile: string
   classificationStandard: string

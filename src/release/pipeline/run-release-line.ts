@@ -23,6 +23,7 @@ import { loadColumnMapping, preprocessWorkbook } from '../preprocess/run-preproc
 import { BackgroundFileWriter } from '../workers/background-file-writer.js'
 import { readXlsxRowsInWorker, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import { SftWriters } from '../workers/write-sft-in-workers.js'
+import { detectInputFormat } from '../xlsx/detect-input-format.js'
 import { publishReleaseLine } from './publish-release-line.js'
 import { type ReleaseLineLayout, releaseLineLayout } from './release-line-layout.js'
 import type { ReleaseLineOptions, ReleaseLineResult } from './release-line-options.js'
@@ -36,13 +37,21 @@ export async function runReleaseLine(options: ReleaseLineOptions): Promise<Relea
   const layout = releaseLineLayout(options.out, options.dataset)
   if (isNonEmptyDirectory(layout.run)) throw outputExistsError(layout.run)
   // The workbook's reader starts first, so loading it and parsing overlap the input checks. (A missing or
-  // non-.xlsx input is left to the preprocess step, which reports it after the other inputs are checked.)
-  const readable = existsSync(options.input) && options.input.toLowerCase().endsWith('.xlsx')
+  // non-workbook input is left to the preprocess step, which reports it after the other inputs are checked.)
+  const readable = existsSync(options.input) && isWorkbook(options.input)
   const source = readable ? readXlsxRowsInWorker({ path: options.input, eager: true }) : undefined
   try {
     return await runLine(options, layout, source)
   } finally {
     await source?.close()
+  }
+}
+
+function isWorkbook(path: string): boolean {
+  try {
+    return detectInputFormat(path) === 'xlsx'
+  } catch {
+    return false
   }
 }
 
@@ -122,6 +131,8 @@ async function preprocessAndBuild(
             mapping: inputs.mapping,
             dataset: options.dataset,
             ...(options.stripTrailingCodes === false ? { stripTrailingCodes: false } : {}),
+            ...(options.encoding ? { encoding: options.encoding } : {}),
+            ...(options.delimiter ? { delimiter: options.delimiter } : {}),
             onRecord: (record) => sink.add(record),
           },
           source,

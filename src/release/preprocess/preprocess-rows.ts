@@ -116,7 +116,7 @@ export async function preprocessRows(
         seenSheets.push(sheet)
       }
       if (scan.reading === true) {
-        ;(processor as RowPreprocessor).add(row.rowNumber, row.cells)
+        ;(processor as RowPreprocessor).add(row.rowNumber, row.cells, { kinds: row.kinds, hidden: row.hidden })
         if (++rows % 10_000 === 0) options.onProgress?.(rows)
         continue
       }
@@ -146,6 +146,9 @@ export async function preprocessRows(
       skipped.length > 0 ? skipped : [{ sheet: source.sheetName(), reason: 'the worksheet is empty' }],
     )
   for (const entry of skipped) processor.skipSheet(entry.sheet, entry.reason)
+  // Hidden sheets are not read unless named: each is reported, so a hidden old version is never data.
+  for (const name of source.hiddenSheets?.() ?? [])
+    processor.skipSheet(name, 'hidden sheet: not read (name it with --sheet to read it)')
   if (processor.totalIssues > 0) throw failed(processor, options.input)
   const result = processor.finish()
   if (result.report.records === 0) {

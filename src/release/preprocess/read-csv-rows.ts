@@ -1,7 +1,8 @@
 /**
- * @module release/preprocess: the rows of a CSV file (encoding detected or given: `decode-csv-bytes.ts`; RFC 4180: `,` separated, `"` quoted, `""` for a
- * quote, line breaks inside quotes kept, CRLF or LF, a byte-order mark ignored), as the row source the
- * preprocessor reads from a worksheet. Row numbers count records, 1 being the header.
+ * @module release/preprocess: the rows of a CSV or TSV file (encoding: `decode-csv-bytes.ts`; separator
+ * `,` `;` tab or `|`, detected or given: `detect-delimiter.ts`; RFC 4180 otherwise: `"` quoted, `""` for
+ * a quote, line breaks inside quotes kept, CRLF or LF, a byte-order mark ignored), as the row source the
+ * preprocessor reads from a worksheet. Every cell is text. Row numbers count records, 1 being the header.
  */
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -9,11 +10,12 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { requireInputFile } from '../../io/require-input-file.js'
 import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { type CsvEncoding, decodeCsvBytes } from './decode-csv-bytes.js'
+import { type CsvDelimiter, detectDelimiter } from './detect-delimiter.js'
 
 /** The sheet name CSV records carry in their provenance. */
 export const csvSheetName = 'csv'
 
-export function parseCsv(text: string, file: string): string[][] {
+export function parseCsv(text: string, file: string, delimiter: string = ','): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let cell = ''
@@ -30,7 +32,7 @@ export function parseCsv(text: string, file: string): string[][] {
       continue
     }
     if (char === '"' && cell === '') quoted = true
-    else if (char === ',') {
+    else if (char === delimiter) {
       row.push(cell)
       cell = ''
     } else if (char === '\n' || char === '\r') {
@@ -56,15 +58,32 @@ export function parseCsv(text: string, file: string): string[][] {
   return rows
 }
 
-export function readCsvRows(path: string, encoding?: CsvEncoding): XlsxRowSource & { encoding: CsvEncoding } {
+export interface CsvOptions {
+  /** The file's encoding (default: UTF-8 or UTF-16, detected). */
+  encoding?: CsvEncoding | undefined
+  /** The field separator (default: detected). */
+  delimiter?: CsvDelimiter | undefined
+}
+
+export function readCsvRows(
+  path: string,
+  options: CsvOptions = {},
+): XlsxRowSource & { encoding: CsvEncoding; delimiter: CsvDelimiter } {
   requireInputFile(path)
-  const decoded = decodeCsvBytes(readFileSync(path), basename(path), encoding)
-  const parsed = parseCsv(decoded.text, basename(path))
+  const decoded = decodeCsvBytes(readFileSync(path), basename(path), options.encoding)
+  const delimiter = options.delimiter ?? detectDelimiter(decoded.text, basename(path))
+  const parsed = parseCsv(decoded.text, basename(path), delimiter)
   async function* rows(): AsyncGenerator<XlsxRow> {
     for (const [index, cells] of parsed.entries()) {
       if (cells.every((cell) => cell === '')) continue
       yield { rowNumber: index + 1, cells, sheet: csvSheetName }
     }
   }
-  return { rows: rows(), sheetName: () => csvSheetName, sheetNames: () => [csvSheetName], encoding: decoded.encoding }
+  return {
+    rows: rows(),
+    sheetName: () => csvSheetName,
+    sheetNames: () => [csvSheetName],
+    encoding: decoded.encoding,
+    delimiter,
+  }
 }

@@ -69,6 +69,14 @@ export interface PreprocessReport {
   subtotal_rows: number
   /** Labelled rows without a data level (kept, unusable for grading): their cells. */
   labelled_without_level: { count: number; rows: string[] }
+  /** Rows hidden in Excel: read like any other; present only when there are some. */
+  hidden_rows?: { count: number; rows: string[] }
+}
+
+/** A row's cell kinds (`xlsx/cell-kind.ts` letters; absent for CSV) and whether Excel hides it. */
+export interface RowExtras {
+  kinds?: string | undefined
+  hidden?: boolean | undefined
 }
 
 /** Text of a subtotal or total row (in any cell of a row without a field name). */
@@ -208,29 +216,48 @@ export class RowPreprocessor {
     return this.issueCount
   }
 
-  private cell(cells: readonly string[], field: MappedField, rowNumber: number): string {
+  /**
+   * A mapped cell's text. One rule for cells that hold no value: an error value (`#N/A`, `#REF!`) or a
+   * formula without a cached value in a mapped column is an issue naming the cell, so the stage fails
+   * with nothing written (never a blank that would turn a row unlabelled).
+   */
+  private cell(cells: readonly string[], field: MappedField, rowNumber: number, kinds: string | undefined): string {
     const index = this.columns.get(field)
     if (index === undefined) return ''
     const raw = cells[index] ?? ''
-    if (raw.charCodeAt(0) === 2) {
-      this.issue(
-        'formula_without_value',
-        `${this.where(rowNumber, this.headers.get(field))} (column ${columnName(index)})`,
-        `the formula =${raw.slice(1)} has no cached value (open the file in Excel or LibreOffice and save it, or paste values)`,
-      )
+    const kind = kinds?.[index]
+    if (kind === 'f' || kind === 'e') {
+      const where = `${this.where(rowNumber, this.headers.get(field))} (column ${columnName(index)})`
+      if (kind === 'f')
+        this.issue(
+          'formula_without_value',
+          where,
+          'a formula without a cached value (open the file in Excel or LibreOffice and save it, or paste values)',
+        )
+      else
+        this.issue(
+          'error_cell',
+          where,
+          `the cell holds the Excel error ${raw} (a broken formula or lookup): fix it or clear the cell, then run again`,
+        )
       return ''
     }
     return cleanText(raw)
   }
 
-  add(rowNumber: number, cells: readonly string[]): void {
+  add(rowNumber: number, cells: readonly string[], extras: RowExtras = {}): void {
+    if (extras.hidden) {
+      this.report.hidden_rows ??= { count: 0, rows: [] }
+      this.report.hidden_rows.count++
+      if (this.report.hidden_rows.rows.length < maxIssues) this.report.hidden_rows.rows.push(this.where(rowNumber))
+    }
     if (cells.every((cell) => cell.trim() === '')) {
       this.report.blank_rows++
       this.sheetReport.blank_rows++
       return
     }
     const issuesBefore = this.issueCount
-    const value = (field: MappedField) => this.cell(cells, field, rowNumber)
+    const value = (field: MappedField) => this.cell(cells, field, rowNumber, extras.kinds)
     const fieldName = value('field_name')
     if ((!fieldName || subtotal.test(fieldName)) && cells.some((cell) => subtotal.test(cell.trim()))) {
       this.report.subtotal_rows++

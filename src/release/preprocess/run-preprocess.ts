@@ -18,10 +18,12 @@ import type { ProcessedRecord } from '../contracts/processed-record.js'
 import { loadGradingConfig } from '../inputs/load-task-files.js'
 import { type LevelScheme, levelScheme } from '../levels/level-scheme.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
+import { detectInputFormat } from '../xlsx/detect-input-format.js'
 import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import type { CsvEncoding } from './decode-csv-bytes.js'
+import type { CsvDelimiter } from './detect-delimiter.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
-import { readCsvRows } from './read-csv-rows.js'
+import { type CsvOptions, readCsvRows } from './read-csv-rows.js'
 import type { PreprocessReport } from './row-preprocessor.js'
 
 export interface RunPreprocessOptions {
@@ -30,8 +32,10 @@ export interface RunPreprocessOptions {
   dataset: string
   output: string
   sheets?: readonly string[]
-  /** A CSV's encoding (default: detected). */
+  /** A CSV's encoding (default: UTF-8 or UTF-16, detected). */
   encoding?: CsvEncoding
+  /** A CSV's field separator (default: detected). */
+  delimiter?: CsvDelimiter
   overwrite?: boolean
   stripTrailingCodes?: boolean
   skipEmptyFieldName?: boolean
@@ -49,15 +53,15 @@ export interface RunPreprocessOptions {
  * `source`: a reader over `options.input` started earlier (see `readXlsxRowsInWorker`'s `eager`).
  */
 export function preprocessWorkbook(
-  options: PreprocessRowsOptions & { encoding?: CsvEncoding },
+  options: PreprocessRowsOptions & CsvOptions,
   source: XlsxRowSource = openRowSource(options),
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   return preprocessRows(source, options)
 }
 
-/** A `.csv` input is parsed here; a workbook in a worker thread. */
-function openRowSource(options: PreprocessRowsOptions & { encoding?: CsvEncoding }): XlsxRowSource {
-  if (options.input.toLowerCase().endsWith('.csv')) {
+/** A CSV/TSV input (known by its bytes and name: `detectInputFormat`) is parsed here; a workbook in a worker thread. */
+function openRowSource(options: PreprocessRowsOptions & CsvOptions): XlsxRowSource {
+  if (detectInputFormat(options.input) === 'csv') {
     if (options.sheets && options.sheets.length > 0) {
       throw new InvalidInputError({
         code: 'invalid_option',
@@ -66,16 +70,19 @@ function openRowSource(options: PreprocessRowsOptions & { encoding?: CsvEncoding
         issues: [{ code: 'invalid_option', path: '--sheet', message: 'not for CSV input' }],
       })
     }
-    return readCsvRows(options.input, options.encoding)
+    return readCsvRows(options.input, { encoding: options.encoding, delimiter: options.delimiter })
   }
-  if (options.encoding) {
-    throw new InvalidInputError({
-      code: 'invalid_option',
-      path: '--encoding',
-      message: '--encoding is for CSV input; a workbook says its own encoding.',
-      issues: [{ code: 'invalid_option', path: '--encoding', message: 'not for .xlsx input' }],
-    })
-  }
+  for (const [flag, given] of [
+    ['--encoding', options.encoding],
+    ['--delimiter', options.delimiter],
+  ] as const)
+    if (given !== undefined)
+      throw new InvalidInputError({
+        code: 'invalid_option',
+        path: flag,
+        message: `${flag} is for CSV input; a workbook says its own.`,
+        issues: [{ code: 'invalid_option', path: flag, message: 'not for .xlsx input' }],
+      })
   return readXlsxRowsInWorker({ path: options.input, ...(options.sheets ? { sheets: options.sheets } : {}) })
 }
 

@@ -73,7 +73,7 @@ export function readTrajectoryRows(options: {
       assembler.finish()
     })
   } catch (error) {
-    if (error instanceof ParquetDecodeError) options.onError(error.message)
+    if (ParquetDecodeError.isInstance(error)) options.onError(error.message)
     else options.onError(`unreadable Parquet (${(error as Error).message})`)
   }
 }

@@ -1,16 +1,18 @@
 /**
- * @module release/workers: the same row stream as `readXlsxRows`, with ExcelJS parsing in a worker thread so
+ * @module release/workers: the same row stream as `readXlsxRows`, with the XML parsing in a worker thread so
  * the caller's per-row work overlaps the XML parsing (the reader is the slowest part of preprocessing).
  */
 import { existsSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
+import { detectInputFormat } from '../xlsx/detect-input-format.js'
 import { readXlsxRows, type XlsxRow, type XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
 import { startWorker } from './start-worker.js'
 import { deserializeError, type SerializedError } from './worker-error.js'
 
 type Message =
   | { type: 'rows'; sheet: string; text: string }
-  | { type: 'done'; sheet: string; sheets: string[] }
+  | { type: 'objects'; sheet: string; rows: XlsxRow[] }
+  | { type: 'done'; sheet: string; sheets: string[]; hidden: string[] }
   | { type: 'error'; error: SerializedError }
 
 /** A row source whose worker may be running before iteration starts; `close` stops it if never read. */
@@ -30,13 +32,14 @@ export async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> 
  * iterates; rows wait in a queue), instead of on the first row asked for.
  */
 export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly string[]; eager?: boolean }): WorkerRowSource {
-  // Missing files and wrong extensions fail here, synchronously, exactly as the in-thread reader does.
-  if (!existsSync(options.path) || !options.path.toLowerCase().endsWith('.xlsx')) {
+  // Missing files and files that are no workbook fail here, synchronously, as the in-thread reader does.
+  if (!existsSync(options.path) || detectInputFormat(options.path) !== 'xlsx') {
     const source = readXlsxRows(options)
     return { ...source, batches: oneByOne(source.rows), close: async () => {} }
   }
   let sheet = options.sheets?.[0] ?? ''
   let names: string[] = []
+  let hidden: string[] = []
   let started: ReturnType<typeof start> | undefined
   function start() {
     const worker: Worker = startWorker({
@@ -82,12 +85,22 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
         sheet = message.sheet
         if (message.type === 'done') {
           names = message.sheets
+          hidden = message.hidden
           return
+        }
+        if (message.type === 'objects') {
+          yield message.rows
+          continue
         }
         const batch: XlsxRow[] = []
         for (const line of message.text.split('\u0001')) {
           const end = line.indexOf('\u0000')
-          batch.push({ rowNumber: Number(line.slice(0, end)), cells: line.slice(end + 1).split('\u0000'), sheet })
+          const kindsEnd = line.indexOf('\u0000', end + 1)
+          const head = line.slice(0, end)
+          const row: XlsxRow = { rowNumber: Number.parseInt(head, 10), cells: line.slice(kindsEnd + 1).split('\u0000'), sheet }
+          if (kindsEnd > end + 1) row.kinds = line.slice(end + 1, kindsEnd)
+          if (head.endsWith('h')) row.hidden = true
+          batch.push(row)
         }
         yield batch
       }
@@ -104,6 +117,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
     rows: rows(),
     sheetName: () => sheet,
     sheetNames: () => names,
+    hiddenSheets: () => hidden,
     close: async () => {
       await started?.worker.terminate()
     },

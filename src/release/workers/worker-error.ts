@@ -17,8 +17,8 @@ export function serializeError(error: unknown): SerializedError {
       code: error.code,
       message: error.message,
       ...(error.path === undefined ? {} : { path: error.path }),
-      ...(error instanceof InvalidInputError ? { issues: [...error.issues] } : {}),
-      invalidInput: error instanceof InvalidInputError,
+      ...(InvalidInputError.isInstance(error) ? { issues: [...error.issues] } : {}),
+      invalidInput: InvalidInputError.isInstance(error),
     }
   }
   return {

@@ -2,7 +2,7 @@
  * @module release/xlsx: which cell styles show a number as a date, a time or both (from `xl/styles.xml`:
  * each cell format's number format, built in or custom), and a serial number turned into ISO text.
  */
-import { unescapeXml, xmlAttribute } from './xml-text.js'
+import { attribute, parseXmlPart } from './xml-part-parser.js'
 
 export type DateKind = 'date' | 'time' | 'datetime'
 
@@ -29,20 +29,26 @@ export function formatKind(code: string): DateKind | undefined {
 }
 
 /** For each cell format index (`s="…"`), its date kind (undefined = shown as a number). */
-export function parseCellFormats(stylesXml: string): (DateKind | undefined)[] {
+export function parseCellFormats(stylesXml: string, file = 'workbook', part = 'xl/styles.xml'): (DateKind | undefined)[] {
   const custom = new Map<number, DateKind | undefined>()
-  for (const match of stylesXml.matchAll(/<(?:\w+:)?numFmt\b[^>]*>/g)) {
-    const id = Number(xmlAttribute(match[0], 'numFmtId'))
-    const code = xmlAttribute(match[0], 'formatCode')
-    if (Number.isInteger(id) && code !== undefined) custom.set(id, formatKind(unescapeXml(code)))
-  }
-  const kinds: (DateKind | undefined)[] = []
-  const cellXfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(stylesXml)?.[1] ?? ''
-  for (const match of cellXfs.matchAll(/<(?:\w+:)?xf\b[^>]*>/g)) {
-    const id = Number(xmlAttribute(match[0], 'numFmtId') ?? '0')
-    kinds.push(custom.has(id) ? custom.get(id) : builtInDates.has(id) ? 'date' : builtInTimes.has(id) ? 'time' : undefined)
-  }
-  return kinds
+  const ids: number[] = []
+  let inCellXfs = false
+  parseXmlPart(file, part, stylesXml, {
+    open(name, attributes) {
+      if (name === 'numFmt') {
+        const id = Number(attribute(attributes, 'numFmtId'))
+        const code = attribute(attributes, 'formatCode')
+        if (Number.isInteger(id) && code !== undefined) custom.set(id, formatKind(code))
+      } else if (name === 'cellXfs') inCellXfs = true
+      else if (name === 'xf' && inCellXfs) ids.push(Number(attribute(attributes, 'numFmtId') ?? '0'))
+    },
+    close(name) {
+      if (name === 'cellXfs') inCellXfs = false
+    },
+  })
+  return ids.map((id) =>
+    custom.has(id) ? custom.get(id) : builtInDates.has(id) ? 'date' : builtInTimes.has(id) ? 'time' : undefined,
+  )
 }
 
 const two = (value: number) => String(value).padStart(2, '0')

@@ -1,24 +1,34 @@
 /**
- * @module release/xlsx: streams the rows of a workbook's worksheets as text cells. Our own reader: each
- * part is inflated as a stream and decoded by one streaming UTF-8 decoder over the whole part, so a
- * character split across chunks is joined, never replaced (ExcelJS 4.4.0's streaming reader decodes
- * chunks separately and corrupts them: exceljs#2084). Merged ranges are filled with their top-left value.
- * A file that is missing, not a zip, or not a workbook becomes a coded error naming the file.
+ * @module release/xlsx: streams the rows of a workbook's worksheets as typed cells. Each part is inflated
+ * as a stream, decoded by one fatal UTF-8 decoder over the whole part (a character split across chunks is
+ * joined, never replaced: ExcelJS 4.4.0's streaming reader corrupts them, exceljs#2084) and parsed by a
+ * streaming XML parser (saxes): a part that is not well formed is `xlsx_malformed`, never fewer rows.
+ * Merged ranges are filled with their top-left value. Hidden sheets are left out unless named (the
+ * source lists them); hidden rows are read and marked. Held in memory: the shared-string table (cells
+ * refer to it by index), the style table, the merged ranges and one chunk of the part being read.
  */
 import { closeSync, openSync } from 'node:fs'
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { requireInputFile } from '../../io/require-input-file.js'
 import { parseCellFormats } from './cell-formats.js'
-import { mergeRanges, type SheetXmlContext, SheetXmlRows, stringItemText } from './sheet-xml-rows.js'
-import { readWorkbookPackage, type WorkbookSheet } from './workbook-sheets.js'
-import { entryChunks, entryText, withZip, type ZipEntry, zipEntries } from './zip-entries.js'
+import { detectInputFormat } from './detect-input-format.js'
+import { MergeFiller, readMerges } from './read-merges.js'
+import { defaultXlsxLimits, partTooLarge, type XlsxLimits } from './reader-limits.js'
+import { SharedStringsParser } from './shared-strings.js'
+import { type SheetXmlContext, SheetXmlRows } from './sheet-xml-rows.js'
+import { readWorkbookPackage, type WorkbookPackage, type WorkbookSheet } from './workbook-sheets.js'
+import { malformed } from './xml-part-parser.js'
+import { EntryTooLarge, entryChunks, entryText, withZip, type ZipEntry, zipEntries } from './zip-entries.js'
 
 export interface XlsxRow {
   /** The spreadsheet row number (1 = the sheet's first row). */
   rowNumber: number
   /** Cell texts, 0-based by column; missing cells are "". */
   cells: string[]
+  /** One letter per cell, its kind (`cell-kind.ts`); absent for CSV rows (all text). */
+  kinds?: string
+  /** The row is hidden in Excel. */
+  hidden?: boolean
   /** The worksheet the row is on. */
   sheet?: string
 }
@@ -27,8 +37,10 @@ export interface XlsxRowSource {
   rows: AsyncIterable<XlsxRow>
   /** The worksheet of the latest row read (known once iteration has started). */
   sheetName(): string
-  /** Every worksheet of the file in tab order (known once iteration has started; CSV: `["csv"]`). */
+  /** Every visible worksheet of the file in tab order (known once iteration has started; CSV: `["csv"]`). */
   sheetNames?(): string[]
+  /** Hidden worksheets left out (known once iteration has started). */
+  hiddenSheets?(): string[]
   /** Merged ranges in the sheets read so far. */
   mergedRanges?(): number
 }
@@ -51,113 +63,80 @@ function unreadable(path: string, reason: string): InvalidInputError {
   })
 }
 
+/** A part's failure as a coded error naming the file and the part. */
+function partError(path: string, part: string, error: unknown): InvalidInputError {
+  if (error instanceof InvalidInputError) return error
+  if (error instanceof EntryTooLarge) return partTooLarge(basename(path), part, error.limit)
+  const message = (error as Error).message ?? String(error)
+  if (error instanceof TypeError && /encoded data was not valid/i.test(message))
+    return malformed(path, part, 'its bytes are not valid UTF-8')
+  return unreadable(path, `${part}: ${message}`)
+}
+
 /** Decoded text of an entry, chunk by chunk, through one streaming decoder (invalid UTF-8 refused). */
-async function* entryTextChunks(path: string, fd: number, entry: ZipEntry): AsyncGenerator<string> {
+async function* entryTextChunks(path: string, fd: number, entry: ZipEntry, limit: number): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true })
-  for await (const chunk of entryChunks(path, fd, entry)) yield decoder.decode(chunk, { stream: true })
+  for await (const chunk of entryChunks(path, fd, entry, limit)) yield decoder.decode(chunk, { stream: true })
   const rest = decoder.decode()
   if (rest) yield rest
 }
 
-async function readSharedStrings(path: string, fd: number, entry: ZipEntry | undefined): Promise<string[]> {
-  const strings: string[] = []
-  if (!entry) return strings
-  let pending = ''
-  for await (const text of entryTextChunks(path, fd, entry)) {
-    pending += text
-    let at = 0
-    for (;;) {
-      const open = pending.indexOf('<si', at)
-      if (open < 0) break
-      const close = pending.indexOf('>', open)
-      if (close < 0) break
-      if (pending.charCodeAt(close - 1) === 47) {
-        strings.push('')
-        at = close + 1
-        continue
-      }
-      const end = pending.indexOf('</si>', close)
-      if (end < 0) break
-      strings.push(stringItemText(pending.slice(close + 1, end)))
-      at = end + 5
-    }
-    pending = pending.slice(at)
-  }
-  return strings
-}
-
-const mergeTag = Buffer.from('<mergeCells')
-
-/** The sheet's merged ranges: a pass over its bytes that decodes only the tail from `<mergeCells`. */
-async function readMerges(path: string, fd: number, entry: ZipEntry): Promise<ReturnType<typeof mergeRanges>> {
-  let tail: Buffer[] | undefined
-  let carry: Buffer = Buffer.alloc(0)
-  for await (const chunk of entryChunks(path, fd, entry)) {
-    if (tail) {
-      tail.push(chunk)
-      continue
-    }
-    const joined = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk
-    const at = joined.indexOf(mergeTag)
-    if (at >= 0) tail = [joined.subarray(at)]
-    else carry = joined.subarray(Math.max(0, joined.length - mergeTag.length))
-  }
-  return tail ? mergeRanges(Buffer.concat(tail).toString('utf8')) : []
-}
-
-type MergeRange = ReturnType<typeof mergeRanges>[number]
-
-/** Fills each merged range's cells with its top-left value as rows stream past (rows ascend). */
-class MergeFiller {
-  private readonly pending: MergeRange[]
-  private active: { range: MergeRange; value: string }[] = []
-  private next = 0
-
-  constructor(ranges: MergeRange[]) {
-    this.pending = [...ranges].sort((a, b) => a.top - b.top || a.left - b.left)
-  }
-
-  fill(rowNumber: number, cells: string[]): void {
-    while (this.next < this.pending.length && (this.pending[this.next] as MergeRange).top <= rowNumber) {
-      const range = this.pending[this.next++] as MergeRange
-      // A range whose top row is absent from the file holds no value.
-      this.active.push({ range, value: range.top === rowNumber ? (cells[range.left] ?? '') : '' })
-    }
-    if (this.active.length === 0) return
-    this.active = this.active.filter(({ range }) => range.bottom >= rowNumber)
-    for (const { range, value } of this.active) {
-      if (value === '') continue
-      for (let column = range.left; column <= range.right; column++) {
-        while (cells.length < column) cells.push('')
-        if ((cells[column] ?? '') === '') cells[column] = value
-      }
-    }
+async function readSharedStrings(
+  path: string,
+  fd: number,
+  part: string | undefined,
+  entries: Map<string, ZipEntry>,
+  limits: XlsxLimits,
+) {
+  const entry = part ? entries.get(part) : undefined
+  if (!part || !entry) return []
+  try {
+    const parser = new SharedStringsParser(basename(path), part, limits.maxSharedStrings)
+    for await (const text of entryTextChunks(path, fd, entry, limits.maxPartBytes)) parser.push(text)
+    return parser.end()
+  } catch (error) {
+    throw partError(path, part, error)
   }
 }
 
 export interface ReadXlsxOptions {
   path: string
-  /** Worksheets to read, in this order (default: every worksheet, in tab order). */
+  /** Worksheets to read, in this order (default: every visible worksheet, in tab order). */
   sheets?: readonly string[]
+  limits?: Partial<XlsxLimits>
+}
+
+/** The worksheets to read: those named (hidden ones too, when named), else every visible one. */
+function chooseSheets(path: string, workbook: WorkbookPackage, wanted: readonly string[] | undefined): WorkbookSheet[] {
+  const names = workbook.sheets.map((sheet) => sheet.name)
+  if (!wanted) return workbook.sheets.filter((sheet) => !sheet.state)
+  return wanted.map((name) => {
+    const sheet = workbook.sheets.find((item) => item.name === name)
+    if (!sheet) throw sheetNotFound(path, name, names)
+    return sheet
+  })
 }
 
 /**
- * Opens `path` and returns the rows of the chosen sheets (default: all, in tab order). Errors surface
- * while iterating, as `InvalidInputError`s with code `xlsx_unreadable` or `sheet_not_found`.
+ * Opens `path` and returns the rows of the chosen sheets (default: every visible one, in tab order).
+ * Errors surface while iterating, as `InvalidInputError`s (`xlsx_unreadable`, `xlsx_malformed`,
+ * `xlsx_too_large`, `sheet_not_found`); a file that is not a workbook is refused at once.
  */
 export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
   const { path } = options
-  requireInputFile(path)
-  if (!path.toLowerCase().endsWith('.xlsx')) {
+  const limits: XlsxLimits = { ...defaultXlsxLimits, ...options.limits }
+  if (detectInputFormat(path) !== 'xlsx') {
     throw new InvalidInputError({
       code: 'unsupported_input',
       path,
-      message: `Expected an .xlsx workbook or a .csv file, got ${basename(path)}.`,
-      issues: [{ code: 'unsupported_input', path: basename(path), message: 'only .xlsx workbooks and .csv files are read' }],
+      message: `Expected an .xlsx workbook, got ${basename(path)} (a text file: read it as CSV).`,
+      issues: [{ code: 'unsupported_input', path: basename(path), message: 'not a workbook' }],
     })
   }
+  const file = basename(path)
   let current = options.sheets?.[0] ?? ''
   let names: string[] = []
+  let hidden: string[] = []
   let merged = 0
   async function* rows(): AsyncGenerator<XlsxRow> {
     let fd: number
@@ -167,64 +146,69 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
       throw unreadable(path, (error as Error).message)
     }
     try {
-      let entries: Map<string, ZipEntry>
-      let workbook: ReturnType<typeof readWorkbookPackage>
-      let context: SheetXmlContext
+      const entries = zipEntries(fd)
+      let workbook: WorkbookPackage | undefined
       try {
-        entries = zipEntries(fd)
-        workbook = readWorkbookPackage(fd, entries)
-        if (!workbook || workbook.sheets.length === 0) throw new Error('no worksheet found (not an .xlsx workbook, or corrupt)')
-        const styles = workbook.styles ? entries.get(workbook.styles) : undefined
-        context = {
-          sharedStrings: await readSharedStrings(
-            path,
-            fd,
-            workbook.sharedStrings ? entries.get(workbook.sharedStrings) : undefined,
-          ),
-          formats: styles ? parseCellFormats(entryText(fd, styles)) : [],
-          date1904: workbook.date1904,
-        }
+        workbook = readWorkbookPackage(fd, entries, path)
       } catch (error) {
-        throw unreadable(path, (error as Error).message ?? String(error))
+        throw partError(path, 'xl/workbook.xml', error)
       }
-      names = workbook.sheets.map((sheet) => sheet.name)
-      const chosen: WorkbookSheet[] = []
-      for (const name of options.sheets ?? names) {
-        const sheet = workbook.sheets.find((item) => item.name === name)
-        if (!sheet) throw sheetNotFound(path, name, names)
-        chosen.push(sheet)
+      if (!workbook || workbook.sheets.length === 0)
+        throw unreadable(path, 'no worksheet found (not an .xlsx workbook, or corrupt)')
+      const styles = workbook.styles ? entries.get(workbook.styles) : undefined
+      let formats: SheetXmlContext['formats'] = []
+      try {
+        if (styles && workbook.styles) formats = parseCellFormats(entryText(fd, styles), file, workbook.styles)
+      } catch (error) {
+        throw partError(path, workbook.styles ?? 'styles', error)
       }
+      const sharedStrings = await readSharedStrings(path, fd, workbook.sharedStrings, entries, limits)
+      names = workbook.sheets.filter((sheet) => !sheet.state).map((sheet) => sheet.name)
+      const chosen = chooseSheets(path, workbook, options.sheets)
+      hidden = workbook.sheets.filter((sheet) => sheet.state && !chosen.includes(sheet)).map((sheet) => sheet.name)
       for (const sheet of chosen) {
         const entry = entries.get(sheet.part)
         if (!entry) throw unreadable(path, `worksheet "${sheet.name}" has no part ${sheet.part}`)
         current = sheet.name
+        const context = { file, part: sheet.part, sharedStrings, formats, date1904: workbook.date1904 }
         try {
-          const ranges = await readMerges(path, fd, entry)
-          merged += ranges.length
-          const filler = new MergeFiller(ranges)
+          const merges = await readMerges(path, fd, entry, { file, part: sheet.part, limit: limits.maxPartBytes })
+          merged += merges.ranges.length
+          const filler = new MergeFiller(merges.ranges)
           const parser = new SheetXmlRows(context)
-          for await (const text of entryTextChunks(path, fd, entry))
-            for (const row of parser.push(text)) {
-              filler.fill(row.rowNumber, row.cells)
-              yield { ...row, sheet: sheet.name }
-            }
-          for (const row of parser.end()) {
-            filler.fill(row.rowNumber, row.cells)
-            yield { ...row, sheet: sheet.name }
+          const emit = (row: ReturnType<SheetXmlRows['push']>[number]): XlsxRow => {
+            filler.fill(row)
+            return { ...row, sheet: sheet.name }
           }
+          for await (const text of entryTextChunks(path, fd, entry, limits.maxPartBytes))
+            for (const row of parser.push(text)) yield emit(row)
+          for (const row of parser.end()) yield emit(row)
+          if (parser.mergeCells !== merges.elements && !(merges.elements <= 0 && parser.mergeCells === 0))
+            throw malformed(path, sheet.part, `${parser.mergeCells} <mergeCell> elements, but ${merges.elements} read ahead`)
         } catch (error) {
-          if (error instanceof InvalidInputError) throw error
-          throw unreadable(path, `worksheet "${sheet.name}": ${(error as Error).message ?? String(error)}`)
+          throw partError(path, sheet.part, error)
         }
       }
     } finally {
       closeSync(fd)
     }
   }
-  return { rows: rows(), sheetName: () => current, sheetNames: () => names, mergedRanges: () => merged }
+  return {
+    rows: rows(),
+    sheetName: () => current,
+    sheetNames: () => names,
+    hiddenSheets: () => hidden,
+    mergedRanges: () => merged,
+  }
 }
 
-/** Every worksheet name of the workbook at `path`, in tab order. */
+/** Every visible worksheet name of the workbook at `path`, in tab order. */
 export function xlsxSheetNames(path: string): string[] {
-  return withZip(path, (fd, entries) => readWorkbookPackage(fd, entries)?.sheets.map((sheet) => sheet.name) ?? [])
+  return withZip(
+    path,
+    (fd, entries) =>
+      readWorkbookPackage(fd, entries, path)
+        ?.sheets.filter((sheet) => !sheet.state)
+        .map((sheet) => sheet.name) ?? [],
+  )
 }

@@ -1,16 +1,19 @@
 /**
- * @module release/xlsx: a worksheet part's XML → rows of cell text, fed decoded text in any chunks (a
- * row is parsed once its `</row>` has arrived, so no chunk boundary can split a cell). Cells are the
- * text Excel shows for them, as openpyxl reads them: shared and inline strings (rich text runs joined,
- * phonetic runs left out), cached formula results, numbers, booleans, and dates as ISO text.
+ * @module release/xlsx: a worksheet part's XML → rows of typed cells, fed decoded text in any chunks
+ * (a streaming XML parser: a row is handed out once its end tag has been parsed). Cells are the text
+ * openpyxl reads for them, with their kind beside: shared and inline strings (rich text runs joined,
+ * phonetic runs left out, Excel's `_xHHHH_` escapes decoded), cached formula results, numbers, booleans
+ * (`True`/`False`), dates as ISO text, error values (`#N/A`) and formulas without a cached value ("").
  */
 import { type DateKind, serialText } from './cell-formats.js'
-import { unescapeXml, xmlAttribute } from './xml-text.js'
-
-/** Marks a formula cell without a cached value (XML 1.0 cannot carry U+0002, so no real cell starts so). */
-export const uncachedFormula = '\u0002'
+import { kindLetters } from './cell-kind.js'
+import { decodeExcelEscapes } from './excel-escapes.js'
+import { attribute, malformed, type XmlAttributes, XmlPartParser } from './xml-part-parser.js'
 
 export interface SheetXmlContext {
+  /** The workbook's file name and this part's name, for errors. */
+  file: string
+  part: string
   sharedStrings: readonly string[]
   formats: readonly (DateKind | undefined)[]
   date1904: boolean
@@ -19,6 +22,10 @@ export interface SheetXmlContext {
 export interface ParsedRow {
   rowNumber: number
   cells: string[]
+  /** One `kindLetters` letter per cell. */
+  kinds: string
+  /** The row is hidden in Excel (`hidden="1"`). */
+  hidden?: boolean
 }
 
 /** "AB12" → 27 (0-based column), -1 when it has no letters. */
@@ -33,165 +40,162 @@ export function columnIndex(reference: string): number {
   return at === 0 ? -1 : index - 1
 }
 
-/** XML text content: line ends normalised as an XML parser does, then references resolved. */
-export function xmlText(raw: string): string {
-  return unescapeXml(raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw)
-}
+const isTrue = (value: string | undefined) => value === '1' || value === 'true'
 
-/** The text of an `<si>` or `<is>` body: every `<t>` outside phonetic (`<rPh>`) runs, joined. */
-export function stringItemText(body: string): string {
-  const plain = body.includes('<rPh') ? body.replace(/<rPh\b[\s\S]*?<\/rPh>/g, '') : body
-  let text = ''
-  let at = 0
-  for (;;) {
-    const open = plain.indexOf('<t', at)
-    if (open < 0) break
-    const next = plain.charCodeAt(open + 2)
-    const close = plain.indexOf('>', open)
-    if (close < 0) break
-    if (next !== 62 && next !== 32 && next !== 47) {
-      at = close + 1
-      continue
-    }
-    if (plain.charCodeAt(close - 1) === 47) {
-      at = close + 1
-      continue
-    }
-    const end = plain.indexOf('</t>', close)
-    if (end < 0) break
-    text += xmlText(plain.slice(close + 1, end))
-    at = end + 4
-  }
-  return text
-}
-
-function elementBody(xml: string, name: string): string | undefined {
-  const open = xml.indexOf(`<${name}`)
-  if (open < 0) return undefined
-  const close = xml.indexOf('>', open)
-  if (xml.charCodeAt(close - 1) === 47) return ''
-  const end = xml.indexOf(`</${name}>`, close)
-  return end < 0 ? undefined : xml.slice(close + 1, end)
-}
-
-function cellValue(tag: string, body: string, context: SheetXmlContext): string {
-  const type = xmlAttribute(tag, 't') ?? 'n'
-  if (type === 'inlineStr') return stringItemText(elementBody(body, 'is') ?? '')
-  const value = elementBody(body, 'v')
-  const formula = body.includes('<f')
-  if (value === undefined || (value === '' && type !== 'str')) {
-    if (!formula) return ''
-    return `${uncachedFormula}${xmlText(elementBody(body, 'f') ?? '')}`
-  }
-  switch (type) {
-    case 's':
-      return context.sharedStrings[Number(value)] ?? ''
-    case 'str':
-      return xmlText(value)
-    case 'b':
-      return value === '1' || value === 'true' ? 'True' : 'False'
-    case 'e':
-      return ''
-    case 'd':
-      return xmlText(value)
-    default: {
-      const number = Number(value)
-      if (!Number.isFinite(number)) return xmlText(value)
-      const style = xmlAttribute(tag, 's')
-      const kind = style === undefined ? undefined : context.formats[Number(style)]
-      return kind ? serialText(number, kind, context.date1904) : String(number)
-    }
-  }
-}
-
-/**
- * Visits each complete `<name …>` element of `xml` in order: its start tag and its body (`undefined`
- * when self-closing). A tag that only starts with `name` (`<cols` for `c`) is passed over; the scan
- * stops at the first element cut off by the end of `xml`.
- */
-function forEachElement(xml: string, name: string, visit: (tag: string, body: string | undefined) => void): void {
-  const opening = `<${name}`
-  const closing = `</${name}>`
-  let at = 0
-  for (;;) {
-    const open = xml.indexOf(opening, at)
-    if (open < 0) return
-    const next = xml.charCodeAt(open + opening.length)
-    const close = xml.indexOf('>', open)
-    if (close < 0) return
-    at = close + 1
-    if (next !== 32 && next !== 62 && next !== 47) continue
-    const tag = xml.slice(open, close + 1)
-    if (xml.charCodeAt(close - 1) === 47) {
-      visit(tag, undefined)
-      continue
-    }
-    const end = xml.indexOf(closing, close)
-    if (end < 0) return
-    visit(tag, xml.slice(close + 1, end))
-    at = end + closing.length
-  }
-}
-
-function parseRow(tag: string, body: string, previous: number, context: SheetXmlContext): ParsedRow {
-  const reference = xmlAttribute(tag, 'r')
-  const rowNumber = reference === undefined ? previous + 1 : Number(reference)
-  const cells: string[] = []
-  forEachElement(body, 'c', (cellTag, cellBody) => {
-    if (cellBody === undefined) return
-    const cellReference = xmlAttribute(cellTag, 'r')
-    const column = cellReference === undefined ? cells.length : columnIndex(cellReference)
-    const text = cellValue(cellTag, cellBody, context)
-    while (cells.length < column) cells.push('')
-    cells[column < 0 ? cells.length : column] = text
-  })
-  return { rowNumber, cells }
+interface OpenCell {
+  reference: string | undefined
+  type: string
+  style: string | undefined
+  formula: boolean
+  value: string | undefined
+  inline: string
 }
 
 /** Incremental parser: `push` decoded text, take the complete rows; `end` once the part is done. */
 export class SheetXmlRows {
-  private pending = ''
+  private readonly parser: XmlPartParser
+  private ready: ParsedRow[] = []
+  private row: { rowNumber: number; cells: string[]; kinds: string[]; hidden: boolean } | undefined
+  private cell: OpenCell | undefined
   private lastRow = 0
+  private inSheetData = false
+  private inValue = false
+  private inInline = false
+  private inPhonetic = false
+  private inText = false
+  /** `<mergeCell>` elements seen (checked against the ranges read ahead of the rows). */
+  mergeCells = 0
 
-  constructor(private readonly context: SheetXmlContext) {}
+  constructor(private readonly context: SheetXmlContext) {
+    this.parser = new XmlPartParser(context.file, context.part, {
+      open: (name, attributes) => this.open(name, attributes),
+      close: (name) => this.close(name),
+      text: (text) => {
+        if (!this.cell) return
+        if (this.inValue) this.cell.value = (this.cell.value ?? '') + text
+        else if (this.inText) this.cell.inline += text
+      },
+    })
+  }
 
   push(text: string): ParsedRow[] {
-    this.pending += text
-    const last = this.pending.lastIndexOf('</row>')
-    if (last < 0) return []
-    const rows = this.parse(this.pending.slice(0, last + 6))
-    this.pending = this.pending.slice(last + 6)
+    this.parser.write(text)
+    const rows = this.ready
+    this.ready = []
     return rows
   }
 
   end(): ParsedRow[] {
-    const rows = this.parse(this.pending)
-    this.pending = ''
+    this.parser.end()
+    const rows = this.ready
+    this.ready = []
     return rows
   }
 
-  private parse(xml: string): ParsedRow[] {
-    const rows: ParsedRow[] = []
-    forEachElement(xml, 'row', (tag, body) => {
-      const row = parseRow(tag, body ?? '', this.lastRow, this.context)
-      this.lastRow = row.rowNumber
-      rows.push(row)
-    })
-    return rows
+  private open(name: string, attributes: XmlAttributes): void {
+    if (this.cell) {
+      if (name === 'v') {
+        this.inValue = true
+        this.cell.value = ''
+      } else if (name === 'f') this.cell.formula = true
+      else if (name === 'is') this.inInline = true
+      else if (name === 'rPh') this.inPhonetic = true
+      else if (name === 't' && this.inInline && !this.inPhonetic) this.inText = true
+      return
+    }
+    if (name === 'sheetData') this.inSheetData = true
+    else if (name === 'mergeCell') this.mergeCells++
+    if (!this.inSheetData) return
+    if (name === 'row') {
+      const reference = attribute(attributes, 'r')
+      const rowNumber = reference === undefined ? this.lastRow + 1 : Number(reference)
+      if (!Number.isInteger(rowNumber) || rowNumber < 1)
+        throw malformed(this.context.file, this.context.part, `row number r="${reference}" is not a positive integer`)
+      this.row = { rowNumber, cells: [], kinds: [], hidden: isTrue(attribute(attributes, 'hidden')) }
+    } else if (name === 'c' && this.row) {
+      this.cell = {
+        reference: attribute(attributes, 'r'),
+        type: attribute(attributes, 't') ?? 'n',
+        style: attribute(attributes, 's'),
+        formula: false,
+        value: undefined,
+        inline: '',
+      }
+    }
+  }
+
+  private close(name: string): void {
+    if (this.cell) {
+      if (name === 'v') this.inValue = false
+      else if (name === 't') this.inText = false
+      else if (name === 'rPh') this.inPhonetic = false
+      else if (name === 'is') this.inInline = false
+      else if (name === 'c') this.finishCell(this.cell)
+      return
+    }
+    if (name === 'sheetData') this.inSheetData = false
+    else if (name === 'row' && this.row) {
+      const { rowNumber, cells, kinds, hidden } = this.row
+      this.lastRow = rowNumber
+      this.ready.push({ rowNumber, cells, kinds: kinds.join(''), ...(hidden ? { hidden } : {}) })
+      this.row = undefined
+    }
+  }
+
+  private finishCell(cell: OpenCell): void {
+    this.cell = undefined
+    const row = this.row as NonNullable<typeof this.row>
+    const [text, kind] = this.cellValue(cell)
+    const column = cell.reference === undefined ? row.cells.length : columnIndex(cell.reference)
+    const at = column < 0 ? row.cells.length : column
+    while (row.cells.length < at) {
+      row.cells.push('')
+      row.kinds.push(kindLetters.empty)
+    }
+    row.cells[at] = text
+    row.kinds[at] = kind
+  }
+
+  private cellValue(cell: OpenCell): [string, string] {
+    const { type, value } = cell
+    if (type === 'inlineStr') return [decodeExcelEscapes(cell.inline), kindLetters.text]
+    if (value === undefined || (value === '' && type !== 'str'))
+      return cell.formula ? ['', kindLetters.formula] : ['', kindLetters.empty]
+    switch (type) {
+      case 's': {
+        const text = this.context.sharedStrings[Number(value)]
+        if (text === undefined || !/^\d+$/.test(value))
+          throw malformed(
+            this.context.file,
+            this.context.part,
+            `cell ${cell.reference ?? '?'} refers to shared string ${value}, but the workbook has ${this.context.sharedStrings.length}`,
+          )
+        return [text, kindLetters.text]
+      }
+      case 'str':
+        return [decodeExcelEscapes(value), kindLetters.text]
+      case 'b':
+        return [isTrue(value) ? 'True' : 'False', kindLetters.boolean]
+      case 'e':
+        return [value, kindLetters.error]
+      case 'd':
+        return [value, kindLetters.date]
+      default: {
+        const number = Number(value)
+        if (!Number.isFinite(number) || value.trim() === '') return [value, kindLetters.text]
+        const kind = cell.style === undefined ? undefined : this.context.formats[Number(cell.style)]
+        return kind ? [serialText(number, kind, this.context.date1904), kindLetters.date] : [String(number), kindLetters.number]
+      }
+    }
   }
 }
 
-/** Merged ranges ("A2:A7") of a worksheet's `<mergeCells>` text. */
-export function mergeRanges(xml: string): { top: number; left: number; bottom: number; right: number }[] {
-  const ranges: { top: number; left: number; bottom: number; right: number }[] = []
-  for (const match of xml.matchAll(/<(?:\w+:)?mergeCell\b[^>]*>/g)) {
-    const ref = xmlAttribute(match[0], 'ref')
-    const [from, to = from] = (ref ?? '').split(':') as [string, string?]
-    const top = Number(/\d+$/.exec(from)?.[0])
-    const bottom = Number(/\d+$/.exec(to as string)?.[0])
-    const left = columnIndex(from)
-    const right = columnIndex(to as string)
-    if (top > 0 && bottom >= top && left >= 0 && right >= left) ranges.push({ top, left, bottom, right })
-  }
-  return ranges
+/** Merged ranges ("A2:A7") from the `ref` attributes of `<mergeCell>` elements. */
+export function mergeRange(ref: string): { top: number; left: number; bottom: number; right: number } | undefined {
+  const [from, to = from] = ref.split(':') as [string, string?]
+  const top = Number(/\d+$/.exec(from)?.[0])
+  const bottom = Number(/\d+$/.exec(to as string)?.[0])
+  const left = columnIndex(from)
+  const right = columnIndex(to as string)
+  return top > 0 && bottom >= top && left >= 0 && right >= left ? { top, left, bottom, right } : undefined
 }

@@ -1,25 +1,27 @@
 /**
- * @module release/xlsx: a workbook's worksheets in tab order, with their names and part paths, read from
- * `xl/workbook.xml` and its relationships. The streaming reader names a sheet only when the relationship
- * target is relative; openpyxl and pandas write absolute targets (`/xl/worksheets/sheet1.xml`), which left
- * their sheets named `Sheet1`, `Sheet2`. Reads only the zip's central directory and those two small parts.
+ * @module release/xlsx: a workbook's worksheets in tab order, with their names, part paths and
+ * visibility, read through the XML parser from the package relationships (`_rels/.rels` → the workbook
+ * part, usually `xl/workbook.xml`), the workbook part and its relationships. Targets may be relative or
+ * absolute (openpyxl and pandas write `/xl/worksheets/sheet1.xml`). Reads only the zip's central
+ * directory and these small parts.
  */
 import { closeSync, openSync } from 'node:fs'
-import { unescapeXml, xmlAttribute } from './xml-text.js'
+import { basename } from 'node:path'
+import { attribute, parseXmlPart, prefixedAttribute } from './xml-part-parser.js'
 import { entryText, type ZipEntry, zipEntries } from './zip-entries.js'
 
 export interface WorkbookSheet {
   name: string
   /** The worksheet part, e.g. `xl/worksheets/sheet1.xml`. */
   part: string
+  /** Set when the tab is hidden in Excel (`hidden`, or `veryHidden`: only a macro shows it). */
+  state?: 'hidden' | 'veryHidden'
 }
 
-const attribute = xmlAttribute
-
-/** A relationship target (relative to `xl/`, or absolute from the package root) as a part path. */
-function partOf(target: string): string {
+/** A relationship target as a part path: absolute from the package root, or relative to `base`'s folder. */
+function partOf(target: string, base: string): string {
   if (target.startsWith('/')) return target.slice(1)
-  const parts = ['xl']
+  const parts = base.split('/').slice(0, -1)
   for (const part of target.split('/')) {
     if (part === '..') parts.pop()
     else if (part !== '.' && part !== '') parts.push(part)
@@ -27,8 +29,36 @@ function partOf(target: string): string {
   return parts.join('/')
 }
 
+function relsPart(part: string): string {
+  const slash = part.lastIndexOf('/')
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`
+}
+
+interface Relationship {
+  id: string
+  type: string
+  part: string
+}
+
+function relationships(file: string, text: string, part: string, base: string): Relationship[] {
+  const found: Relationship[] = []
+  parseXmlPart(file, part, text, {
+    open(name, attributes) {
+      if (name !== 'Relationship') return
+      const id = attribute(attributes, 'Id')
+      const target = attribute(attributes, 'Target')
+      if (id && target && attribute(attributes, 'TargetMode') !== 'External')
+        found.push({ id, type: attribute(attributes, 'Type') ?? '', part: partOf(target, base) })
+    },
+    close() {},
+  })
+  return found
+}
+
 export interface WorkbookPackage {
-  /** Worksheets in tab order. */
+  /** The workbook part (`xl/workbook.xml`). */
+  workbook: string
+  /** Worksheets in tab order (hidden ones too, marked). */
   sheets: WorkbookSheet[]
   /** The shared-string and style parts, when the workbook has them. */
   sharedStrings?: string
@@ -37,33 +67,52 @@ export interface WorkbookPackage {
   date1904: boolean
 }
 
-/** Reads the workbook part and its relationships through an open zip. */
-export function readWorkbookPackage(fd: number, entries: Map<string, ZipEntry>): WorkbookPackage | undefined {
-  const workbook = entries.get('xl/workbook.xml')
-  const rels = entries.get('xl/_rels/workbook.xml.rels')
-  if (!workbook || !rels) return undefined
+/** The workbook part named by the package relationships (`xl/workbook.xml` when there are none). */
+function workbookPart(fd: number, entries: Map<string, ZipEntry>, file: string): string | undefined {
+  const root = entries.get('_rels/.rels')
+  if (root) {
+    const office = relationships(file, entryText(fd, root), '_rels/.rels', '').find((item) =>
+      item.type.endsWith('/officeDocument'),
+    )
+    if (office && entries.has(office.part)) return office.part
+  }
+  return entries.has('xl/workbook.xml') ? 'xl/workbook.xml' : undefined
+}
+
+/** Reads the workbook part and its relationships through an open zip (`undefined`: no workbook part). */
+export function readWorkbookPackage(fd: number, entries: Map<string, ZipEntry>, path = 'workbook'): WorkbookPackage | undefined {
+  const file = basename(path)
+  const workbook = workbookPart(fd, entries, file)
+  if (!workbook) return undefined
+  const rels = entries.get(relsPart(workbook))
+  if (!rels) return undefined
   const targets = new Map<string, string>()
-  const result: WorkbookPackage = { sheets: [], date1904: false }
-  for (const match of entryText(fd, rels).matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
-    const id = attribute(match[0], 'Id')
-    const target = attribute(match[0], 'Target')
-    const type = attribute(match[0], 'Type') ?? ''
-    if (!id || !target) continue
-    const part = partOf(unescapeXml(target))
+  const result: WorkbookPackage = { workbook, sheets: [], date1904: false }
+  for (const { id, type, part } of relationships(file, entryText(fd, rels), relsPart(workbook), workbook)) {
     targets.set(id, part)
     if (type.endsWith('/sharedStrings')) result.sharedStrings = part
     if (type.endsWith('/styles')) result.styles = part
   }
-  const text = entryText(fd, workbook)
-  const properties = /<(?:\w+:)?workbookPr\b[^>]*>/.exec(text)?.[0]
-  const date1904 = properties ? attribute(properties, 'date1904') : undefined
-  result.date1904 = date1904 === '1' || date1904 === 'true'
-  for (const match of text.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
-    const name = attribute(match[0], 'name')
-    const id = attribute(match[0], 'r:id') ?? /\s\w+:id="([^"]*)"/.exec(match[0])?.[1]
-    const part = id === undefined ? undefined : targets.get(id)
-    if (name !== undefined && part) result.sheets.push({ name: unescapeXml(name), part })
-  }
+  parseXmlPart(file, workbook, entryText(fd, entries.get(workbook) as ZipEntry), {
+    open(name, attributes) {
+      if (name === 'workbookPr') {
+        const date1904 = attribute(attributes, 'date1904')
+        result.date1904 = date1904 === '1' || date1904 === 'true'
+      } else if (name === 'sheet') {
+        const sheetName = attribute(attributes, 'name')
+        const id = prefixedAttribute(attributes, 'id')
+        const part = id === undefined ? undefined : targets.get(id)
+        const state = attribute(attributes, 'state')
+        if (sheetName !== undefined && part)
+          result.sheets.push({
+            name: sheetName,
+            part,
+            ...(state === 'hidden' || state === 'veryHidden' ? { state } : {}),
+          })
+      }
+    },
+    close() {},
+  })
   return result
 }
 
@@ -72,7 +121,7 @@ export function workbookSheets(path: string): WorkbookSheet[] | undefined {
   let fd: number | undefined
   try {
     fd = openSync(path, 'r')
-    return readWorkbookPackage(fd, zipEntries(fd))?.sheets
+    return readWorkbookPackage(fd, zipEntries(fd), path)?.sheets
   } catch {
     return undefined
   } finally {

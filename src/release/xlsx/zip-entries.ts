@@ -5,6 +5,7 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs'
 import { createInflateRaw, inflateRawSync } from 'node:zlib'
+import { maxSmallPartBytes } from './reader-limits.js'
 
 export interface ZipEntry {
   method: number
@@ -50,33 +51,70 @@ function dataStart(fd: number, entry: ZipEntry): number {
   return entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28)
 }
 
-/** A whole entry's bytes. */
-export function entryBytes(fd: number, entry: ZipEntry): Buffer {
+/** An entry whose inflated size passes a limit (thrown by `entryBytes` and `entryChunks`). */
+export class EntryTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`inflates to more than ${limit} bytes`)
+  }
+}
+
+/** A whole entry's bytes (at most `limit` inflated bytes). */
+export function entryBytes(fd: number, entry: ZipEntry, limit = maxSmallPartBytes): Buffer {
   const data = read(fd, dataStart(fd, entry), entry.compressedSize)
-  if (entry.method === 0) return data
-  if (entry.method === 8) return inflateRawSync(data)
-  throw new Error(`zip compression method ${entry.method} is not supported`)
+  if (entry.method === 0) {
+    if (data.length > limit) throw new EntryTooLarge(limit)
+    return data
+  }
+  if (entry.method !== 8) throw new Error(`zip compression method ${entry.method} is not supported`)
+  try {
+    return inflateRawSync(data, { maxOutputLength: limit })
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new EntryTooLarge(limit)
+    throw error
+  }
 }
 
 /** A whole entry as UTF-8 text (invalid bytes refused, never replaced). */
-export function entryText(fd: number, entry: ZipEntry): string {
-  return new TextDecoder('utf-8', { fatal: true }).decode(entryBytes(fd, entry))
+export function entryText(fd: number, entry: ZipEntry, limit = maxSmallPartBytes): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(entryBytes(fd, entry, limit))
 }
 
-/** An entry's inflated bytes as a stream of chunks (the file at `path`, the entry located through `fd`). */
-export async function* entryChunks(path: string, fd: number, entry: ZipEntry): AsyncGenerator<Buffer> {
+/**
+ * An entry's inflated bytes as a stream of chunks (the file at `path`, the entry located through `fd`),
+ * stopping with `EntryTooLarge` once more than `limit` bytes have come out.
+ */
+export async function* entryChunks(
+  path: string,
+  fd: number,
+  entry: ZipEntry,
+  limit = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Buffer> {
   const start = dataStart(fd, entry)
   if (entry.compressedSize === 0) return
   const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 })
-  if (entry.method === 0) {
-    yield* raw as AsyncIterable<Buffer>
-    return
+  if (entry.method !== 0 && entry.method !== 8) {
+    raw.destroy()
+    throw new Error(`zip compression method ${entry.method} is not supported`)
   }
-  if (entry.method !== 8) throw new Error(`zip compression method ${entry.method} is not supported`)
-  const inflate = createInflateRaw({ chunkSize: 1 << 20 })
-  raw.on('error', (error) => inflate.destroy(error))
-  raw.pipe(inflate)
-  yield* inflate as AsyncIterable<Buffer>
+  let source: AsyncIterable<Buffer> = raw
+  let inflate: ReturnType<typeof createInflateRaw> | undefined
+  if (entry.method === 8) {
+    inflate = createInflateRaw({ chunkSize: 1 << 20 })
+    raw.on('error', (error) => inflate?.destroy(error))
+    raw.pipe(inflate)
+    source = inflate
+  }
+  let total = 0
+  try {
+    for await (const chunk of source) {
+      total += chunk.length
+      if (total > limit) throw new EntryTooLarge(limit)
+      yield chunk
+    }
+  } finally {
+    inflate?.destroy()
+    raw.destroy()
+  }
 }
 
 /** Opens `path`, runs `body` with its descriptor and central directory, and closes it. */

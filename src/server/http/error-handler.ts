@@ -10,7 +10,7 @@ import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
 import { jsonRpcError, jsonRpcErrors } from '../mcp/mcp-dispatcher.js'
 import { describeIssues } from '../wire/validation-issues.js'
-import { HttpError, httpErrorBody, httpStatusOf } from './http-errors.js'
+import { HttpError, httpErrorBody, httpErrorHeaders, httpStatusOf } from './http-errors.js'
 
 interface FastifyValidationEntry {
   keyword: string
@@ -99,7 +99,7 @@ export function installErrorHandlers(app: FastifyInstance, options: { envIds: re
       const message = ReleaseOpsError.isInstance(error) ? error.message : 'Invalid request.'
       return reply.code(200).send(jsonRpcError(null, code, code === jsonRpcErrors.parse ? `Parse error: ${message}` : message))
     }
-    if (error instanceof HttpError) reply.headers(error.headers)
+    reply.headers(httpErrorHeaders(error))
     return reply.code(status).send(httpErrorBody(error))
   })
 

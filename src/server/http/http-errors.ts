@@ -1,12 +1,13 @@
 /**
- * @module server/http: every error the server answers with, mapped in one place to an HTTP status and
- * a body `{error: {code, message, path?, issues?, ...details}}` (plus FastAPI's `detail` list on a 422,
- * which OpenEnv clients print), and to OpenEnv's WebSocket error codes.
+ * @module server/http: every error the server answers with, mapped in one place, by its code, to an
+ * HTTP status (the error module's outcome table, decision 0070) and a body `{error: {code, message,
+ * path?, issues?, ...details}}` (plus FastAPI's `detail` list on a 422 with issues, which OpenEnv
+ * clients print), and to OpenEnv's WebSocket error codes.
  */
-import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
+
+import { errorOutcomeOf } from '../../core/errors/error-outcomes.js'
+import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { ReleaseOpsError, type ReleaseOpsErrorOptions } from '../../core/errors/release-ops-error.js'
-import { UnknownNameError } from '../../core/errors/unknown-name-error.js'
-import { CapacityReachedError, ClientShareReachedError } from '../session/session-errors.js'
 import { fastApiDetail } from '../wire/validation-issues.js'
 
 /** An error that names its own HTTP status (auth, routing, limits). */
@@ -22,15 +23,6 @@ export class HttpError extends ReleaseOpsError {
   }
 }
 
-const statusByCode: Record<string, number> = {
-  invalid_json: 400,
-  unknown_env: 404,
-  unknown_session: 404,
-  reset_needed: 409,
-  capacity_reached: 429,
-  too_many_sessions: 429,
-}
-
 /** OpenEnv `WSErrorCode` values. */
 export type WsErrorCode =
   | 'INVALID_JSON'
@@ -41,13 +33,24 @@ export type WsErrorCode =
   | 'FACTORY_ERROR'
   | 'SESSION_ERROR'
 
+/**
+ * The status of a reply carrying `error`: the one it names itself when the thrower chose it (an
+ * `HttpError`, a train-layer error, a limit that varies), else its code's in the outcome table.
+ */
 export function httpStatusOf(error: unknown): number {
-  if (error instanceof HttpError) return error.status
-  if (error instanceof InvalidInputError) return 422
-  // A split, policy or env the request names does not exist (decision 0047).
-  if (error instanceof UnknownNameError) return 404
-  if (ReleaseOpsError.isInstance(error)) return statusByCode[error.code] ?? 500
-  return 500
+  return namedStatus(error) ?? errorOutcomeOf(error).http
+}
+
+/** A status our error carries as its `status` field (`HttpError` and the train layer's errors do). */
+export function namedStatus(error: unknown): number | undefined {
+  if (!ReleaseOpsError.isInstance(error)) return undefined
+  const status = (error as { status?: unknown }).status
+  return typeof status === 'number' ? status : undefined
+}
+
+/** The headers an `HttpError` asks for (`WWW-Authenticate`, `Retry-After`, ...). */
+export function httpErrorHeaders(error: unknown): Record<string, string> {
+  return HttpError.isInstance(error) ? error.headers : {}
 }
 
 /** The JSON body for an error; unexpected errors keep their message out of the reply (it is logged). */
@@ -65,7 +68,7 @@ export function httpErrorBody(error: unknown): Record<string, unknown> {
       ...details,
     },
   }
-  if (error instanceof InvalidInputError) body.detail = fastApiDetail(error.issues)
+  if (InvalidInputError.isInstance(error)) body.detail = fastApiDetail(error.issues)
   // FastAPI's shape for a body that is not JSON, so OpenEnv-side code that prints `detail` has one.
   if (error.code === 'invalid_json')
     body.detail = [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: error.message } }]
@@ -74,29 +77,26 @@ export function httpErrorBody(error: unknown): Record<string, unknown> {
 
 /** OpenEnv's WebSocket `{code, message, ...}` error data for an error raised while handling a message. */
 export function wsErrorData(error: unknown): Record<string, unknown> & { code: WsErrorCode } {
-  if (error instanceof CapacityReachedError) {
-    return {
-      code: 'CAPACITY_REACHED',
-      message: error.message,
-      active_sessions: error.activeSessions,
-      max_sessions: error.maxSessions,
-    }
-  }
-  if (error instanceof ClientShareReachedError) {
+  if (!ReleaseOpsError.isInstance(error)) return { ...internalWsError }
+  // OpenEnv's own capacity error carries the counts under its own names, and no `error_code`.
+  if (error.code === 'capacity_reached') return { code: 'CAPACITY_REACHED', message: error.message, ...error.details }
+  if (error.code === 'too_many_sessions')
     return { code: 'CAPACITY_REACHED', message: error.message, error_code: error.code, ...error.details }
-  }
-  if (error instanceof InvalidInputError) {
+  const issues = error.details?.issues
+  if (errorOutcomeOf(error).http === 422 && Array.isArray(issues)) {
     return {
       code: 'VALIDATION_ERROR',
       message: `Invalid message: ${error.message}`,
       error_code: error.code,
-      issues: error.issues,
-      errors: fastApiDetail(error.issues).map(({ type, loc, msg }) => ({ type, loc: loc.slice(1), msg })),
+      issues,
+      errors: fastApiDetail(issues as InputIssue[]).map(({ type, loc, msg }) => ({ type, loc: loc.slice(1), msg })),
     }
   }
-  if (ReleaseOpsError.isInstance(error)) {
-    const code: WsErrorCode = error.code === 'unknown_session' ? 'SESSION_ERROR' : 'EXECUTION_ERROR'
-    return { code, message: error.message, error_code: error.code }
-  }
-  return { code: 'EXECUTION_ERROR', message: 'Internal error while handling the message; see the server log.' }
+  const code: WsErrorCode = error.code === 'unknown_session' ? 'SESSION_ERROR' : 'EXECUTION_ERROR'
+  return { code, message: error.message, error_code: error.code }
+}
+
+const internalWsError: Record<string, unknown> & { code: WsErrorCode } = {
+  code: 'EXECUTION_ERROR',
+  message: 'Internal error while handling the message; see the server log.',
 }

@@ -138,14 +138,14 @@ export function dispatchJsonRpcRequest(message: unknown, context: McpContext): J
 }
 
 function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
-  if (error instanceof JsonRpcError) return jsonRpcError(id, error.rpcCode, error.message, error.data)
-  if (error instanceof CapacityReachedError) {
+  if (JsonRpcError.isInstance(error)) return jsonRpcError(id, error.rpcCode, error.message, error.data)
+  if (CapacityReachedError.isInstance(error)) {
     return jsonRpcError(id, jsonRpcErrors.server, error.message, {
       active_sessions: error.activeSessions,
       max_sessions: error.maxSessions,
     })
   }
-  if (error instanceof ClientShareReachedError) {
+  if (ClientShareReachedError.isInstance(error)) {
     return jsonRpcError(id, jsonRpcErrors.server, error.message, { code: error.code, ...error.details })
   }
   if (ReleaseOpsError.isInstance(error)) {

@@ -34,7 +34,7 @@ export function callToolOnSession(session: EnvSession, name: string, toolArgumen
       data: input.text,
     }
   } catch (error) {
-    if (!(error instanceof ResetNeededError)) throw error
+    if (!ResetNeededError.isInstance(error)) throw error
     const message = `The episode is over (step ${session.stepCount}); start a new session to play again.`
     return {
       content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message } }) }],

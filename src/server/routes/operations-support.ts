@@ -21,8 +21,8 @@ import { HttpError } from '../http/http-errors.js'
 
 /** Train-layer errors carrying `status`, and unknown names (404), as `HttpError`; anything else unchanged. */
 export function asHttpError(error: unknown): unknown {
-  if (error instanceof HttpError || !ReleaseOpsError.isInstance(error)) return error
-  const status = error instanceof UnknownNameError ? 404 : (error as ReleaseOpsError & { status?: unknown }).status
+  if (HttpError.isInstance(error) || !ReleaseOpsError.isInstance(error)) return error
+  const status = UnknownNameError.isInstance(error) ? 404 : (error as ReleaseOpsError & { status?: unknown }).status
   if (typeof status !== 'number') return error
   return new HttpError({
     status,
@@ -88,7 +88,7 @@ export async function allowedEndpoint(options: { policy: OutboundPolicy; url: st
   try {
     return await options.policy.destination(options.url)
   } catch (error) {
-    if (!(error instanceof OutboundRefusedError)) throw error
+    if (!OutboundRefusedError.isInstance(error)) throw error
     throw new HttpError({
       status: error.refusal === 'endpoint_not_allowed' ? 403 : 422,
       code: error.refusal,

@@ -57,7 +57,7 @@ export function acceptEnvSocket(socket: WebSocket, options: EnvSocketOptions): E
   try {
     session = options.store.create(options.host, 'ws', options.client)
   } catch (error) {
-    const capacity = error instanceof CapacityReachedError || error instanceof ClientShareReachedError
+    const capacity = CapacityReachedError.isInstance(error) || ClientShareReachedError.isInstance(error)
     if (!capacity) options.log.error(error)
     const data = capacity
       ? wsErrorData(error)
