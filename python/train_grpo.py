@@ -2,7 +2,7 @@
 """GRPO on a releaseops env served over HTTP, with TRL's ``environment_factory``.
 
     releaseops serve --env releaseops-v3 &                       # the env, on loopback
-    releaseops dataset --env releaseops-v3 --out data --splits train
+    releaseops dataset --env releaseops-v3 --out-dir data --splits train
     python python/train_grpo.py --dataset data/train.jsonl --model-name Qwen/Qwen3-0.6B --max-steps 100
     python python/train_grpo.py --smoke --dataset data/train.jsonl --model-name outputs/models/tiny-qwen3
 
@@ -36,7 +36,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from releaseops_client import ReleaseOpsClient  # noqa: E402
-from releaseops_train.config import ConfigError, grpo_config_kwargs, lora_config_kwargs, parse_args  # noqa: E402
+from releaseops_train.config import ConfigError, grpo_config_kwargs, lora_config_kwargs, parse_args, run_summary  # noqa: E402
 from releaseops_train.dataset_rows import DatasetError, load_rows  # noqa: E402
 from releaseops_train.files import write_json_atomic  # noqa: E402
 from releaseops_train.preflight import CUDA_HOST, PreflightError, check_env_server, check_trainer_stack, device_capabilities  # noqa: E402
@@ -64,7 +64,8 @@ def print_config(args) -> int:
     from trl import GRPOConfig
 
     here = device_capabilities()
-    report = {}
+    # What one checks before a GPU run, as the flags and --smoke resolve (issue 37), then each host's config.
+    report = {"run": run_summary(args)}
     for label, host in (("this_host", here), ("cuda_host", CUDA_HOST)):
         try:
             kwargs = grpo_config_kwargs(args, host)
@@ -72,7 +73,7 @@ def print_config(args) -> int:
             report[label] = {"error": str(error)}
             continue
         built = GRPOConfig(**dict(kwargs, use_cpu=kwargs["use_cpu"] or not here["cuda"]))
-        fields = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization", "vllm_server_base_url", "bf16", "gradient_checkpointing", "model_init_kwargs", "max_completion_length", "num_generations", "per_device_train_batch_size", "learning_rate", "beta", "loss_type")
+        fields = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization", "vllm_server_base_url", "bf16", "gradient_checkpointing", "model_init_kwargs", "max_completion_length", "num_generations", "per_device_train_batch_size", "learning_rate", "beta", "loss_type", "max_steps", "temperature", "seed")
         entry = {"grpo_config": {name: getattr(built, name) for name in fields}, "optim": str(getattr(built.optim, "value", built.optim)), "device": "cpu" if kwargs["use_cpu"] else "cuda"}
         lora = lora_config_kwargs(args)
         if lora is not None and here["peft"]:

@@ -24,7 +24,7 @@ if [ -z "${RELEASEOPS:-}" ]; then
   if [ -f dist/cli/run.js ]; then RELEASEOPS="node bin/releaseops.js"; else RELEASEOPS="node --import tsx src/cli/run.ts"; fi
 fi
 mkdir -p "$out"
-$RELEASEOPS dataset --env "$env_id" --out "$out/data" --splits eval >/dev/null
+$RELEASEOPS dataset --env "$env_id" --out-dir "$out/data" --splits eval >/dev/null
 head -n "$rows" "$out/data/eval.jsonl" >"$out/rows.jsonl"
 
 server_pid=""

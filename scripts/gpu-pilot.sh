@@ -64,7 +64,7 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 [ -n "$url" ] || { echo "gpu-pilot: the server did not start in 60 s; see $out/server.log" >&2; exit 3; }
-$RELEASEOPS dataset --env "$env_id" --out "$out/data" --splits train,eval_seen >/dev/null
+$RELEASEOPS dataset --env "$env_id" --out-dir "$out/data" --splits train,eval_seen >/dev/null
 head -n "$rows" "$out/data/eval_seen.jsonl" >"$out/eval-rows.jsonl"
 echo "gpu-pilot: $env_id at $url; $(wc -l <"$out/eval-rows.jsonl") eval_seen rows"
 finish "env server"

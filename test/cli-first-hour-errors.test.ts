@@ -49,7 +49,6 @@ describe('a port in use', () => {
 describe('a dead model endpoint', () => {
   it('eval --model … --base-url <nothing listening>: error[endpoint_unreachable], connection refused, exit 2', () => {
     const out = join(work, 'eval.json')
-    const started = performance.now()
     const result = runCli([
       'eval',
       '--env',
@@ -68,8 +67,8 @@ describe('a dead model endpoint', () => {
       /^error\[endpoint_unreachable\]: Cannot reach .*connection refused \(ECONNREFUSED\)/,
     )
     expect(existsSync(out)).toBe(false)
-    // Caught up front: no episode is tried (each would retry with backoff for seconds).
-    expect(performance.now() - started).toBeLessThan(20_000)
+    // Caught up front: no episode is tried (an episode's retries would each be reported); the error alone.
+    expect(oneLine(result.stderr)).toHaveLength(1)
   })
 
   it('gate rollout with the same endpoint: the same error before any rollout, no report', () => {

@@ -8,6 +8,7 @@ import { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { commandEntries } from '../src/cli/command-entries.js'
 import { buildProgram, commandNamed } from '../src/cli/main.js'
+import { quietOption } from '../src/cli/progress.js'
 import { repositoryRoot } from './support/run-cli.js'
 
 async function eagerProgram(): Promise<Command> {
@@ -15,6 +16,7 @@ async function eagerProgram(): Promise<Command> {
     .name('releaseops')
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
     .version('0.1.0')
+    .option(...quietOption)
   for (const entry of commandEntries) (await entry.load())(program)
   return program
 }

@@ -12,7 +12,7 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 describe('releaseops dataset', () => {
   it('writes the four v1 split files byte-identical to the original', () => {
     const out = join(work, 'data')
-    const result = runCli(['dataset', '--env', 'releaseops-v1', '--out', out])
+    const result = runCli(['dataset', '--env', 'releaseops-v1', '--out-dir', out])
     expect(result.status, result.stderr).toBe(0)
     expect(sha256(readFileSync(join(out, 'train.jsonl')))).toBe(
       'bbd173e555a6bcdd5cc78494831ede45ace6ab467c64e2d0078f199514bd54a4',
@@ -120,7 +120,7 @@ describe('releaseops eval', () => {
 
   it('gives the same numbers for a JSONL file as for the split name', () => {
     const file = join(work, 'eval-copy.jsonl')
-    runCli(['dataset', '--env', 'releaseops-v1', '--out', work, '--splits', 'eval'])
+    runCli(['dataset', '--env', 'releaseops-v1', '--out-dir', work, '--splits', 'eval'])
     writeFileSync(file, readFileSync(join(work, 'eval.jsonl')))
     const fromFile = join(work, 'from-file.json')
     const fromSplit = join(work, 'from-split.json')

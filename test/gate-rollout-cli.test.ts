@@ -66,6 +66,9 @@ function releaseArgs(baseUrl: string, report: string): string[] {
     baseUrl,
     '--model',
     'scripted-grader',
+    // The mock speaks qwen3.5 text; the gate's default mode is native (issue 37).
+    '--mode',
+    'qwen3.5',
     '--report',
     report,
     '--concurrency',
@@ -214,6 +217,8 @@ describe('releaseops gate rollout', () => {
       url,
       '--model',
       model,
+      '--mode',
+      'qwen3.5',
       '--report',
       report,
       // An exploration run over 12 episodes: custom bounds and a denominator of its own.

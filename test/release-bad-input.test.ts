@@ -165,7 +165,7 @@ describe('preprocess rejects bad spreadsheets, naming file, sheet, row and colum
       fixture.path('mapping'),
       '--dataset',
       fixture.dataset,
-      '--output',
+      '--out',
       join(work, 'cli.json'),
     ])
     expect(result.status).toBe(2)

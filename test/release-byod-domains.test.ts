@@ -143,7 +143,7 @@ describe('a five-level scheme of named levels (item 9)', () => {
       join(dir, `assets/mappings/${namedDataset}.mapping.json`),
       '--dataset',
       namedDataset,
-      '--output',
+      '--out',
       join(dir, 'no-levels.json'),
     ])
     expect(result.status).toBe(2)

@@ -47,7 +47,7 @@ describe('release line determinism', () => {
 
   it('the CLI (`release pipeline --demo`) writes exactly what the in-process run writes', () => {
     const out = join(temporaryDirectory('line-cli'), 'out')
-    const result = runCli(['release', 'pipeline', '--demo', '--out', out, '--rows', String(rows)])
+    const result = runCli(['release', 'pipeline', '--demo', '--out-dir', out, '--rows', String(rows)])
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout.trim().split('\n').at(-1) as string)).toMatchObject({
       format: 'release-line-report-v1',

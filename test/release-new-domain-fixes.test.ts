@@ -186,6 +186,8 @@ describe('fix 6: mock-llm serves a grading release to the rollout gate', () => {
       url,
       '--model',
       model,
+      '--mode',
+      'qwen3.5',
       '--report',
       report,
     ])

@@ -44,7 +44,7 @@ const exportArgs = (outputDir: string) => [
   'export',
   '--canonical',
   join(layout.canonical, 'all.json'),
-  '--output-dir',
+  '--out-dir',
   outputDir,
   '--dataset',
   fixture.dataset,

@@ -45,7 +45,7 @@ describe('releaseops release rl / mixture', () => {
       ...task,
       '--canonical',
       canonical,
-      '--output-dir',
+      '--out-dir',
       release,
     ])
     expect(exported.status, exported.stderr).toBe(0)
@@ -75,7 +75,7 @@ describe('releaseops release rl / mixture', () => {
       '--input',
       `${demoDatasetName}=${release}`,
       ...task,
-      '--output-dir',
+      '--out-dir',
       mixture,
     ])
     expect(mixed.status, mixed.stderr).toBe(0)
@@ -106,18 +106,8 @@ describe('releaseops release rl / mixture', () => {
   it('a grading manifest that no longer matches the grading bytes stops the mixture with exit 2 and writes nothing', () => {
     const release = join(root, 'rl-2')
     expect(
-      runCli([
-        'release',
-        'rl',
-        'export',
-        '--dataset',
-        demoDatasetName,
-        ...task,
-        '--canonical',
-        canonical,
-        '--output-dir',
-        release,
-      ]).status,
+      runCli(['release', 'rl', 'export', '--dataset', demoDatasetName, ...task, '--canonical', canonical, '--out-dir', release])
+        .status,
     ).toBe(0)
     const manifestPath = task[task.indexOf('--grading-manifest') + 1] as string
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
@@ -135,7 +125,7 @@ describe('releaseops release rl / mixture', () => {
         '--input',
         `${demoDatasetName}=${release}`,
         ...task,
-        '--output-dir',
+        '--out-dir',
         output,
       ])
       expect(run.status).toBe(2)

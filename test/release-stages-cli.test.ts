@@ -67,12 +67,14 @@ describe('release stages through the CLI, in the runbook order', () => {
       fixture.path('mapping'),
       '--dataset',
       'steel_demo',
-      '--output',
+      '--out',
       join(run, 'processed/steel_demo/all.json'),
       '--strip-trailing-codes',
       '--formal',
       '--config-file',
       fixture.path('datasets'),
+      // No progress lines on a slow machine: stderr must hold no warning at all.
+      '--quiet',
     ])
     expect(preprocess.stderr).toBe('')
     expect(lastJson(preprocess.stdout)).toMatchObject({ data_rows: 400, format: 'preprocess-report-v1' })
@@ -160,7 +162,7 @@ describe('release stages through the CLI, in the runbook order', () => {
       'export',
       '--canonical',
       join(run, 'canonical/steel_demo/all.json'),
-      '--output-dir',
+      '--out-dir',
       join(run, 'release'),
       ...taskArgs(),
       '--grading-manifest',
@@ -250,7 +252,7 @@ describe('release stages through the CLI, in the runbook order', () => {
       fixture.path('mapping'),
       '--dataset',
       'shougang',
-      '--output',
+      '--out',
       join(run, 'other.json'),
       '--formal',
       '--config-file',

@@ -51,6 +51,8 @@ describe('collect → file thoughts → export → validate → stats through th
       collectDir,
       '--shard-size',
       '50',
+      // No progress lines on a slow machine: stderr must hold no warning at all.
+      '--quiet',
     ])
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
@@ -112,10 +114,11 @@ describe('collect → file thoughts → export → validate → stats through th
       ...fixture.taskArgs,
       '--canonical',
       fixture.canonical,
-      '--output-dir',
+      '--out-dir',
       release,
       '--think-source',
       `file:${filledDir}`,
+      '--quiet',
     ])
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
@@ -219,7 +222,7 @@ describe('mock thoughts, determinism and --formal', () => {
       ...fixture.taskArgs,
       '--canonical',
       fixture.canonical,
-      '--output-dir',
+      '--out-dir',
       formal,
       '--think-source',
       'mock',

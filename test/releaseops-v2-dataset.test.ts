@@ -44,7 +44,7 @@ describe('releaseops CLI on releaseops-v2', () => {
 
   it('`dataset` writes the four split files with the pinned bytes', () => {
     const out = join(work, 'data')
-    const result = runCli(['dataset', '--env', 'releaseops-v2', '--out', out])
+    const result = runCli(['dataset', '--env', 'releaseops-v2', '--out-dir', out])
     expect(result.status, result.stderr).toBe(0)
     for (const [split, hash] of Object.entries(pinned)) expect(sha256(readFileSync(join(out, `${split}.jsonl`)))).toBe(hash)
     expect(result.stdout).toContain('train.jsonl\t2400 rows')

@@ -83,7 +83,7 @@ describe('releaseops-v3 dataset', () => {
 
   it('`releaseops dataset` writes v3 by default', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'releaseops-v3-data-')), 'data')
-    const result = runCli(['dataset', '--out', out])
+    const result = runCli(['dataset', '--out-dir', out])
     expect(result.status, result.stderr).toBe(0)
     for (const [split, hash] of Object.entries(pinned)) expect(sha256(readFileSync(join(out, `${split}.jsonl`)))).toBe(hash)
   })

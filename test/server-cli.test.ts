@@ -14,7 +14,11 @@ describe('releaseops serve / mcp options', () => {
     const token = runCli(['serve', '--token', 'short', '--port', '0'])
     expect(token.status).toBe(2)
     expect(token.stderr).toContain('error[invalid_server_options]')
-    expect(token.stderr).toContain('token: A token needs at least 16 characters.')
+    expect(token.stderr).toContain('error[invalid_server_options] (--token): A token needs at least 16 characters.')
+    // Named by its flag and printed once (issue 37).
+    const operator = runCli(['serve', '--operator-token', 'short', '--port', '0'])
+    expect(operator.status).toBe(2)
+    expect(operator.stderr).toBe('error[invalid_server_options] (--operator-token): A token needs at least 16 characters.\n')
     expect(runCli(['serve', '--port', '70000']).stderr).toContain('port')
     const seconds = runCli(['serve', '--session-timeout', 'soon'])
     expect(seconds.status).not.toBe(0)

@@ -434,7 +434,7 @@ describe('verl preflight', () => {
       releases.cascade,
       '--model-path',
       machine.model,
-      '--output-dir',
+      '--out-dir',
       run,
       '--registry',
       files.registry,

@@ -75,10 +75,56 @@ def _boolean(text: str) -> bool:
     raise argparse.ArgumentTypeError("expected true or false, got %s" % text)
 
 
+class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's defaults in --help, less "(default: None)": those flags say in words what decides them."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default is None:
+            return action.help or ""
+        return super()._get_help_string(action)
+
+
+def _run_default(key: str) -> str:
+    """A run default and its --smoke value, named in --help (argparse only sees None: --smoke decides)."""
+    def shown(value: Any) -> str:
+        return "unlimited" if value is None else str(value)
+
+    return "default %s (--smoke: %s)" % (shown(DEFAULTS[key]), shown(SMOKE_DEFAULTS[key]))
+
+
+def run_summary(args: argparse.Namespace) -> Dict[str, Any]:
+    """What one checks before a GPU run (--print-config's ``run``): model, steps, sampling, tool rounds,
+    generation and LoRA settings, after --smoke and the defaults are applied."""
+    lora = lora_config_kwargs(args)
+    return {
+        "model_name": args.model_name,
+        "env_id": args.env_id,
+        "env_url": args.env_url,
+        "dataset": args.dataset,
+        "smoke": args.smoke,
+        "max_steps": args.max_steps,
+        "learning_rate": args.learning_rate,
+        "temperature": args.temperature,
+        "tool_rounds": args.max_tool_calling_iterations,
+        "num_generations": args.num_generations,
+        "per_device_train_batch_size": args.per_device_train_batch_size,
+        "gradient_accumulation_steps": args.gradient_accumulation_steps,
+        "max_completion_length": args.max_completion_length,
+        "enable_thinking": args.enable_thinking,
+        "beta": args.beta,
+        "loss_type": args.loss_type,
+        "seed": args.seed,
+        "use_vllm": args.use_vllm,
+        "lora": lora,
+    }
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="train_grpo.py",
         description="GRPO on a releaseops env served over HTTP (TRL environment_factory; the env's own reward).",
+        # Every default in --help (issue 37); the run/--smoke ones below name both in their help text.
+        formatter_class=_DefaultsFormatter,
     )
     run = parser.add_argument_group("run")
     run.add_argument("--smoke", action="store_true", help="a few steps: small defaults for steps, generations, lengths (CI, sanity)")
@@ -95,22 +141,22 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--best-window", type=_positive_int, default=1, help="logged rewards averaged to pick the best checkpoint")
     env = parser.add_argument_group("env server")
     env.add_argument("--env-url", default=os.environ.get("RELEASEOPS_URL", "http://127.0.0.1:8000"), help="releaseops serve address")
-    env.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v3"))
+    env.add_argument("--env-id", default=os.environ.get("RELEASEOPS_ENV_ID", "releaseops-v3"), help="env to train on (env RELEASEOPS_ENV_ID)")
     hyper = parser.add_argument_group("hyperparameters")
-    hyper.add_argument("--max-steps", type=_positive_int)
-    hyper.add_argument("--learning-rate", type=_positive_float, default=1e-5)
-    hyper.add_argument("--per-device-train-batch-size", type=_positive_int)
-    hyper.add_argument("--gradient-accumulation-steps", type=_positive_int)
-    hyper.add_argument("--num-generations", type=_positive_int)
-    hyper.add_argument("--max-completion-length", type=_positive_int, help="tokens per whole multi-turn rollout")
-    hyper.add_argument("--max-tool-calling-iterations", type=_positive_int, help="tool rounds per rollout (default: unlimited)")
-    hyper.add_argument("--temperature", type=_positive_float, default=1.0)
+    hyper.add_argument("--max-steps", type=_positive_int, help=_run_default("max_steps"))
+    hyper.add_argument("--learning-rate", type=_positive_float, default=1e-5, help="optimiser learning rate")
+    hyper.add_argument("--per-device-train-batch-size", type=_positive_int, help=_run_default("per_device_train_batch_size"))
+    hyper.add_argument("--gradient-accumulation-steps", type=_positive_int, help=_run_default("gradient_accumulation_steps"))
+    hyper.add_argument("--num-generations", type=_positive_int, help=_run_default("num_generations"))
+    hyper.add_argument("--max-completion-length", type=_positive_int, help="tokens per whole multi-turn rollout; " + _run_default("max_completion_length"))
+    hyper.add_argument("--max-tool-calling-iterations", type=_positive_int, help="tool rounds per rollout; " + _run_default("max_tool_calling_iterations"))
+    hyper.add_argument("--temperature", type=_positive_float, default=1.0, help="sampling temperature of the rollouts")
     hyper.add_argument("--beta", type=float, default=0.0, help="KL coefficient (0: no reference model)")
     hyper.add_argument("--loss-type", default="dapo", choices=LOSS_TYPES)
     hyper.add_argument("--optim", choices=OPTIMIZERS, help="default: paged_adamw_8bit on a GPU with bitsandbytes, else adamw_torch")
-    hyper.add_argument("--logging-steps", type=_positive_int)
-    hyper.add_argument("--save-steps", type=_positive_int, default=500)
-    hyper.add_argument("--seed", type=int, default=42)
+    hyper.add_argument("--logging-steps", type=_positive_int, help=_run_default("logging_steps"))
+    hyper.add_argument("--save-steps", type=_positive_int, default=500, help="checkpoint every n steps")
+    hyper.add_argument("--seed", type=int, default=42, help="training and sampling seed")
     hyper.add_argument("--bf16", type=_boolean, default=None, help="default: on with a GPU that supports it, off on CPU")
     hyper.add_argument("--gradient-checkpointing", type=_boolean, default=None, help="default: on with a GPU, off on CPU")
     hyper.add_argument("--use-cpu", action="store_true", help="train on the CPU even when a GPU is present")
@@ -122,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     gpu.add_argument("--lora-r", type=_positive_int, help="train a LoRA adapter of this rank (peft) instead of all weights")
     gpu.add_argument("--lora-alpha", type=_positive_int, help="LoRA scaling alpha (default 2 x rank)")
     gpu.add_argument("--lora-target-modules", default=LORA_ALL_LINEAR, help="comma-separated module names, or all-linear")
-    gpu.add_argument("--lora-dropout", type=float, default=0.0)
+    gpu.add_argument("--lora-dropout", type=float, default=0.0, help="LoRA dropout")
     gpu.add_argument("--print-config", action="store_true", help="print the GRPOConfig (and LoraConfig) this host gets and what a CUDA host gets, then exit")
     return parser
 

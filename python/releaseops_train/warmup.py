@@ -161,6 +161,7 @@ def train(
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate)
     model.train()
     history = []
+    started = last_line = time.monotonic()
     for step in range(steps):
         picks = [generator.randrange(len(examples)) for _ in range(batch_size)]
         batch = [examples[index] for index in picks]
@@ -180,8 +181,12 @@ def train(
         loss.backward()
         optimizer.step()
         history.append(loss.item())
-        if step == 0 or (step + 1) % 20 == 0 or step + 1 == steps:
-            print("warmup: step %d/%d loss %.4f" % (step + 1, steps, history[-1]), flush=True)
+        # A line at least every 5 s (issue 37: a slow CPU showed step 1/200, then nothing for minutes).
+        now = time.monotonic()
+        if step == 0 or (step + 1) % 20 == 0 or step + 1 == steps or now - last_line >= 5:
+            last_line = now
+            eta = (now - started) / (step + 1) * (steps - step - 1)
+            print("warmup: step %d/%d loss %.4f, %.0fs elapsed, ETA %.0fs" % (step + 1, steps, history[-1], now - started, eta), flush=True)
     model.eval()
     return history
 

@@ -162,6 +162,23 @@ class GpuConfigTest(unittest.TestCase):
         self.assertEqual(cuda["grpo_config"]["model_init_kwargs"], {"dtype": "bfloat16"})
         self.assertEqual((cuda["lora_config"]["r"], cuda["lora_config"]["lora_alpha"]), (8, 16))
         self.assertIn("needs a CUDA GPU and vllm", report["this_host"]["error"])  # this CPU host cannot use vLLM
+        # What one checks before a GPU run (issue 37): model, steps, sampling, tool rounds, generation, LoRA.
+        run = report["run"]
+        self.assertEqual(run["model_name"], "Qwen/Qwen3-0.6B")
+        self.assertEqual((run["max_steps"], run["temperature"], run["tool_rounds"]), (50, 1.0, None))
+        self.assertEqual((run["num_generations"], run["max_completion_length"]), (4, 4096))
+        self.assertEqual((run["lora"]["r"], run["lora"]["lora_alpha"]), (8, 16))
+        self.assertEqual((cuda["grpo_config"]["max_steps"], cuda["grpo_config"]["temperature"]), (50, 1.0))
+
+    def test_help_shows_every_default(self):
+        result = subprocess.run([sys.executable, os.path.join(PYTHON_DIR, "train_grpo.py"), "--help"],
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        text = " ".join(result.stdout.split())
+        for shown in ("(default: Qwen/Qwen3-0.6B)", "(default: 1e-05)", "default 50 (--smoke: 2)",
+                      "default 4096 (--smoke: 192)", "default unlimited (--smoke: 1)", "(default: 1.0)"):
+            self.assertIn(shown, text)
+        self.assertNotIn("(default: None)", text)
 
     def test_paged_adamw_without_a_gpu_is_a_flag_error(self):
         with self.assertRaises(ConfigError) as caught:

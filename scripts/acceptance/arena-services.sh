@@ -10,7 +10,7 @@ for _ in range(2):
     s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' | tr '\n' ' ')
   read -r env_port mock_port <<<"$ports"
   env_url="ws://127.0.0.1:$env_port/envs/releaseops-v3/ws"
-  "${cli[@]}" verl config --kind rloo --env releaseops-v3 --model-path "$model" --output-dir "$work/run-arena" --env-url "$env_url" >/dev/null
+  "${cli[@]}" verl config --preset smoke --kind rloo --env releaseops-v3 --model-path "$model" --out-dir "$work/run-arena" --env-url "$env_url" >/dev/null
   "${cli[@]}" eval --env releaseops-v3 --policy evidence-heuristic --dataset eval --no-ceiling --episodes-out "$work/arena-eval.jsonl" >/dev/null
   "${cli[@]}" serve --env releaseops-v3 --port "$env_port" >"$work/serve.log" 2>&1 &
   serve_pid=$!

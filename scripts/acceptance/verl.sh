@@ -86,13 +86,13 @@ if ! PYTHONPATH=$deps "$python" -c 'import pydantic, yaml, torchdata, PIL, uvico
 fi
 
 cd "$root"
-"${cli[@]}" release pipeline --demo --out "$work/line" --rows "$rows" >/dev/null
+"${cli[@]}" release pipeline --demo --out-dir "$work/line" --rows "$rows" >/dev/null
 demo=$work/line/demo
 files=(--registry "$demo/assets/registries/steel_demo.registry.json" --corpus "$demo/assets/corpora/steel_demo.corpus.json"
   --task-config "$demo/config/steel_demo.task.json" --grading-manifest "$demo/standards/grading-manifest.json")
 for think in mock none; do
   "${cli[@]}" release trajectories export --dataset steel_demo "${files[@]}" \
-    --canonical "$work/line/run/canonical/steel_demo/all.json" --output-dir "$work/trajectory-$think" --think-source "$think" >/dev/null
+    --canonical "$work/line/run/canonical/steel_demo/all.json" --out-dir "$work/trajectory-$think" --think-source "$think" >/dev/null
 done
 
 status=0
@@ -104,7 +104,7 @@ for family in qwen3.5 qwen3.5-nothink qwen3; do
   # Qwen3.5 think trains thinking on; the no-think template and Qwen3 run thinking off.
   if [ "$family" = qwen3.5 ]; then release=$work/trajectory-mock; thinking=(--enable-thinking); else release=$work/trajectory-none; thinking=(); fi
   "${cli[@]}" verl config --kind sft --release "$release" --model-path "$model" "${files[@]}" "${thinking[@]}" \
-    --output-dir "$work/run-$family" >/dev/null
+    --out-dir "$work/run-$family" >/dev/null
   line=$(PYTHONPATH=$deps:$root/python "$python" "$root/scripts/acceptance/verl_sft_load.py" "$verl_root" "$work/run-$family" "$family" 2>"$work/$family.log" | tee -a "$work/verdicts.txt" | tail -1) || status=1
   echo "$line"
   [[ $line == *": PASS "* ]] || status=1
@@ -116,9 +116,9 @@ if [ $status -eq 0 ]; then echo "VERDICT verl sft acceptance: PASS (${verdicts[*
 episodes=${ARENA_EPISODES:-50}
 model=$work/model-qwen3
 "${cli[@]}" release rl export --dataset steel_demo "${files[@]}" --canonical "$work/line/run/canonical/steel_demo/all.json" \
-  --output-dir "$work/rl" >/dev/null
-"${cli[@]}" release mixture build --family rl-cascade --input "steel_demo=$work/rl" "${files[@]}" --output-dir "$work/rl-cascade" >/dev/null
-"${cli[@]}" verl config --kind rloo --release "$work/rl-cascade" --model-path "$model" "${files[@]}" --output-dir "$work/run-grading-rloo" >/dev/null
+  --out-dir "$work/rl" >/dev/null
+"${cli[@]}" release mixture build --family rl-cascade --input "steel_demo=$work/rl" "${files[@]}" --out-dir "$work/rl-cascade" >/dev/null
+"${cli[@]}" verl config --kind rloo --release "$work/rl-cascade" --model-path "$model" "${files[@]}" --out-dir "$work/run-grading-rloo" >/dev/null
 # shellcheck source=scripts/acceptance/arena-services.sh
 source "$root/scripts/acceptance/arena-services.sh"
 start_arena_services

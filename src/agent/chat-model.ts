@@ -11,6 +11,8 @@ import { type ChatFormatId, chatFormatIds } from '../chat/format-registry.js'
 /** `native`: the endpoint's own tool calling; a format id: we render and parse text in that format. */
 export type ModelMode = 'native' | ChatFormatId
 export const modelModes: readonly ModelMode[] = ['native', ...chatFormatIds]
+/** The one `--mode` default (eval, gate rollout): the endpoint's own tool calling. */
+export const defaultModelMode: ModelMode = 'native'
 
 export interface TokenUsage {
   prompt_tokens: number

@@ -7,6 +7,7 @@ export const cliErrorCodes = [
   'invalid_json',
   'invalid_option',
   'invalid_render_request',
+  'invalid_server_options',
   'invalid_tools',
   'missing_api_key',
   'missing_option',

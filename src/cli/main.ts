@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import { type CommandEntry, commandEntries } from './command-entries.js'
+import { quietOption, setProgressQuiet } from './progress.js'
 
 /**
  * The program for these arguments. Only the command the arguments name is loaded (its module pulls in
@@ -13,6 +14,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .name('releaseops')
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
     .version('0.1.0')
+    .option(...quietOption)
+    .hook('preAction', (self) => setProgressQuiet(Boolean(self.opts().quiet)))
     .showHelpAfterError()
     // Before the commands are added: subcommands copy it, so their usage errors reach `main` (exit 2).
     .exitOverride()
@@ -50,7 +53,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (ReleaseOpsError.isInstance(error)) {
       const where = error.path ? ` (${error.path})` : ''
       process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)
-      const issues = (error.details?.issues ?? []) as { path: string; message: string }[]
+      // An issue that only repeats the headline (one zod issue, say) is not printed twice.
+      const issues = ((error.details?.issues ?? []) as { path: string; message: string }[]).filter(
+        (issue) => issue.message !== error.message && !error.message.includes(`${issue.path}: ${issue.message}`),
+      )
       for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
       if (issues.length > 20)
         process.stderr.write(`  … and ${issues.length - 20} more (every issue is in the failed-audit file)\n`)

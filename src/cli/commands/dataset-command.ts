@@ -5,17 +5,19 @@ import { join } from 'node:path'
 import type { Command } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 import { checkOutputDirectory } from '../output-paths.js'
 
 export function registerDatasetCommand(program: Command): void {
-  program
+  const command = program
     .command('dataset')
     .description("Write an env's dataset splits as JSONL files.")
     .option('--env <id>', 'environment id', defaultEnvId)
-    .requiredOption('--out <dir>', 'output directory')
+  addOutDirOption(command, { description: 'output directory', aliases: ['--out'], required: true })
     .option('--splits <names>', 'comma-separated splits (default: all)')
-    .action(async (options: { env: string; out: string; splits?: string }) => {
-      await checkOutputDirectory(options.out, '--out')
+    .action(async (flags: { env: string; outDir: string; splits?: string }) => {
+      const options = { ...flags, out: flags.outDir }
+      await checkOutputDirectory(options.out, '--out-dir')
       const dataset = envRegistry.get(options.env).dataset
       if (!dataset) {
         throw new InvalidInputError({ code: 'no_dataset', message: `Env ${options.env} generates no dataset.`, issues: [] })

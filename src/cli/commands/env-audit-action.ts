@@ -4,6 +4,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envAuditOptions } from '../../core/testing/env-audit-options.js'
 import { formatExploitAudit, runExploitAudit } from '../../core/testing/exploit-audit.js'
 import { envRegistry, makeEnv, policyRegistry } from '../../envs/index.js'
+import { createProgress } from '../progress.js'
 
 export interface EnvAuditOptions {
   env: string
@@ -27,8 +28,9 @@ export async function runEnvAudit(options: EnvAuditOptions): Promise<void> {
     })
   }
   const rows = dataset.rows(options.split ?? audit.split)
-  const report = runExploitAudit(
-    envAuditOptions({
+  const progress = createProgress(`env audit ${options.env} strategies`)
+  const report = runExploitAudit({
+    ...envAuditOptions({
       envId: options.env,
       registration,
       createEnv: () => makeEnv(options.env),
@@ -38,7 +40,9 @@ export async function runEnvAudit(options: EnvAuditOptions): Promise<void> {
       finalists: options.finalists,
       ...(options.fitRows === undefined ? {} : { fitRows: options.fitRows }),
     }),
-  )
+    onProgress: (done, total) => progress.update(done, total),
+  })
+  progress.stop()
   process.stdout.write(formatExploitAudit(report))
   if (options.out) await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`)
   if (!report.passed) process.exitCode = 1

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { type Command, Option } from 'commander'
-import { type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { defaultModelMode, type ModelMode, modelModes } from '../../agent/chat-model.js'
 import type { ChatModelSettings } from '../../agent/create-chat-model.js'
 import type { ErrorCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
@@ -54,7 +54,7 @@ export function addLlmEvalOptions(command: Command): void {
     .addOption(
       new Option('--mode <mode>', 'native tool calling, or a chat format rendered and parsed here')
         .choices(modelModes)
-        .default('native'),
+        .default(defaultModelMode),
     )
     .option('--samples <k>', 'episodes per row (pass^k for k > 1)', parsePositiveInteger, 1)
     .option('--concurrency <n>', 'episodes (and requests) in flight at once', parsePositiveInteger, 4)

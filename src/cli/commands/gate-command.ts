@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import { type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { defaultModelMode, type ModelMode, modelModes } from '../../agent/chat-model.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { envRegistry } from '../../envs/index.js'
@@ -25,6 +25,7 @@ interface GateFlags {
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
   baseUrl: string
   model: string
   mode: ModelMode
@@ -56,10 +57,16 @@ function parseFraction(value: string): number {
   return parsed
 }
 
-function requireTaskFiles(flags: GateFlags): { registry: string; corpus: string; gradingManifest: string } {
-  const missing = (['registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
-  if (missing.length > 0) {
-    const list = missing.map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`)
+function requireTaskFiles(flags: GateFlags): {
+  registry: string
+  corpus: string
+  gradingManifest?: string
+  gradingConfig?: string
+} {
+  const missing = (['registry', 'corpus'] as const).filter((key) => !flags[key])
+  const grading = flags.gradingConfig || flags.gradingManifest ? [] : ['--grading-config (or --grading-manifest)']
+  if (missing.length > 0 || grading.length > 0) {
+    const list = [...missing.map((key) => `--${key}`), ...grading]
     throw new InvalidInputError({
       code: 'missing_option',
       path: list[0],
@@ -67,7 +74,11 @@ function requireTaskFiles(flags: GateFlags): { registry: string; corpus: string;
       issues: [],
     })
   }
-  return { registry: flags.registry as string, corpus: flags.corpus as string, gradingManifest: flags.gradingManifest as string }
+  return {
+    registry: flags.registry as string,
+    corpus: flags.corpus as string,
+    ...pickDefined({ gradingManifest: flags.gradingManifest, gradingConfig: flags.gradingConfig }),
+  }
 }
 
 /** A release's grading split, loaded when the gate asks (after its own checks). */
@@ -159,13 +170,14 @@ export function registerGateCommand(program: Command): void {
     .option('--registry <file>', 'leaf registry the release was built from')
     .option('--corpus <file>', 'category corpus the release was built from')
     .option('--task-config <file>', 'task config the release was built from')
+    .option('--grading-config <file>', 'grading standard JSON the release was built with (a single-dataset release)')
     .option('--grading-manifest <file>', "grading manifest (each dataset's standard verified by sha256)")
     .requiredOption('--base-url <url>', 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
     .requiredOption('--model <name>', 'model name served by the endpoint')
     .addOption(
       new Option('--mode <mode>', 'wire mode: a chat format rendered and parsed here, or native')
         .choices(modelModes)
-        .default('qwen3.5'),
+        .default(defaultModelMode),
     )
     .option('--enable-thinking', 'render with enable_thinking=true (must match the RL config)', false)
     .option(

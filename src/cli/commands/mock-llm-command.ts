@@ -14,6 +14,7 @@ import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+import { startHeartbeat } from '../progress.js'
 import { releaseScriptedModel } from './mock-llm-release.js'
 
 interface MockLlmOptions {
@@ -37,6 +38,7 @@ interface MockLlmOptions {
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
 }
 
 export function registerMockLlmCommand(program: Command): void {
@@ -66,6 +68,7 @@ export function registerMockLlmCommand(program: Command): void {
     .option('--registry <file>', 'leaf registry the release was built from (with --release)')
     .option('--corpus <file>', 'category corpus the release was built from (with --release)')
     .option('--task-config <file>', 'task config the release was built from (with --release)')
+    .option('--grading-config <file>', 'grading standard JSON (with a single-dataset --release)')
     .option('--grading-manifest <file>', 'grading manifest (with --release)')
     .action(async (options: MockLlmOptions) => {
       if (options.release && options.env !== gradingV1Spec.id) {
@@ -76,6 +79,8 @@ export function registerMockLlmCommand(program: Command): void {
           issues: [],
         })
       }
+      // Loading a release or the tokenizer takes a while; say so until the ready line (issue 37).
+      const beat = startHeartbeat('mock-llm', () => 'starting (the ready line comes on stdout)')
       const model = options.release
         ? await releaseScriptedModel({
             release: options.release,
@@ -87,6 +92,7 @@ export function registerMockLlmCommand(program: Command): void {
             ...(options.corpus ? { corpus: options.corpus } : {}),
             ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
             ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
+            ...(options.gradingConfig ? { gradingConfig: options.gradingConfig } : {}),
           })
         : new ScriptedPolicyModel({
             envId: options.env,
@@ -124,7 +130,7 @@ export function registerMockLlmCommand(program: Command): void {
         ...(faults ? { faults } : {}),
         ...(apiKey ? { apiKey } : {}),
         ...(options.usage ? { tokenCounter: await qwen3TokenCounter() } : {}),
-      })
+      }).finally(() => beat.stop())
       if (!['127.0.0.1', '::1', 'localhost'].includes(options.host))
         process.stderr.write(`warning: serving on ${options.host}, not loopback\n`)
       process.stdout.write(

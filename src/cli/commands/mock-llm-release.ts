@@ -19,6 +19,7 @@ export interface ReleaseModelOptions {
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
   callsPerTurn: number
   reasoning: boolean
 }
@@ -27,7 +28,7 @@ export async function releaseScriptedModel(options: ReleaseModelOptions): Promis
   for (const [flag, value] of [
     ['--registry', options.registry],
     ['--corpus', options.corpus],
-    ['--grading-manifest', options.gradingManifest],
+    ['--grading-config (or --grading-manifest)', options.gradingConfig ?? options.gradingManifest],
   ] as const) {
     if (!value) {
       throw new InvalidInputError({
@@ -43,7 +44,8 @@ export async function releaseScriptedModel(options: ReleaseModelOptions): Promis
     split: options.split,
     registry: options.registry as string,
     corpus: options.corpus as string,
-    gradingManifest: options.gradingManifest as string,
+    ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
+    ...(options.gradingConfig ? { gradingConfig: options.gradingConfig } : {}),
     ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
   })
   const { rows, envs } = releaseReplayEnvs({ source, split: options.split })

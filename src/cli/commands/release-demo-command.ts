@@ -6,13 +6,15 @@ import { type LabelAccounting, unresolvedLines } from '../../release/canonical/u
 import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
 import type { CsvDelimiter } from '../../release/preprocess/detect-delimiter.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
+import { startHeartbeat } from '../progress.js'
 import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
 import { delimiterHelp, encodingHelp, parseCsvDelimiter, parseCsvEncoding } from './release-preprocess-command.js'
 
 interface PipelineFlags extends Partial<TaskFileFlags> {
   demo?: boolean
-  out: string
+  outDir: string
   rows?: number
   seed: number
   dataSeed?: number
@@ -30,8 +32,19 @@ interface PipelineFlags extends Partial<TaskFileFlags> {
   quarantine: boolean
 }
 
-function stageLogger(stage: string, seconds: number, rows: number): void {
-  process.stderr.write(`${stage.padEnd(26)} ${seconds.toFixed(2).padStart(7)} s  ${rows} rows\n`)
+/** A line per finished stage, and between them a line every few seconds naming the last one (issue 37). */
+function stageLogger(): { onStage(stage: string, seconds: number, rows: number): void; stop(): void } {
+  let finished: { count: number; last?: string } = { count: 0 }
+  const beat = startHeartbeat('release pipeline', () =>
+    finished.last ? `${finished.count} stages done (last ${finished.last}), the next running` : 'first stage running',
+  )
+  return {
+    onStage(stage, seconds, rows) {
+      finished = { count: finished.count + 1, last: stage }
+      process.stderr.write(`${stage.padEnd(26)} ${seconds.toFixed(2).padStart(7)} s  ${rows} rows\n`)
+    },
+    stop: () => beat.stop(),
+  }
 }
 
 function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
@@ -48,24 +61,34 @@ function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
 }
 
 export function registerReleaseDemoCommands(release: Command): void {
-  release
-    .command('demo-data')
-    .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.')
-    .requiredOption('--out <dir>', 'output directory (must not exist or be empty)')
+  addOutDirOption(
+    release
+      .command('demo-data')
+      .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.'),
+    { description: 'output directory (must not exist or be empty)', aliases: ['--out'], required: true },
+  )
     .option('--rows <n>', 'spreadsheet rows', parsePositiveInteger, 2000)
     .option('--seed <n>', 'generator seed', parseInteger, 20261129)
-    .action(async (flags: { out: string; rows: number; seed: number }) => {
-      const summary = await runDemoData(flags)
-      printSummary({ out: flags.out, rows: summary.rows, seed: summary.seed, row_kinds: summary.row_kinds, files: summary.files })
+    .action(async (flags: { outDir: string; rows: number; seed: number }) => {
+      const summary = await runDemoData({ out: flags.outDir, rows: flags.rows, seed: flags.seed })
+      printSummary({
+        out: flags.outDir,
+        rows: summary.rows,
+        seed: summary.seed,
+        row_kinds: summary.row_kinds,
+        files: summary.files,
+      })
     })
   addTaskFileOptions(
-    release
-      .command('pipeline')
-      .description(
-        'Run every stage (preprocess → canonical → audit → quarantine → split → audit → SFT export → validate) in one process.',
-      )
-      .option('--demo', 'generate the demo data into <out>/demo and run on it')
-      .requiredOption('--out <dir>', 'output directory')
+    addOutDirOption(
+      release
+        .command('pipeline')
+        .description(
+          'Run every stage (preprocess → canonical → audit → quarantine → split → audit → SFT export → validate) in one process.',
+        ),
+      { description: 'output directory', aliases: ['--out'], required: true },
+    )
+      .option('--demo', 'generate the demo data into <out-dir>/demo and run on it')
       .option('--rows <n>', 'demo rows', parsePositiveInteger)
       .option('--seed <n>', 'split seed', parseInteger, 42)
       .option('--data-seed <n>', 'demo data seed', parseInteger)
@@ -83,46 +106,51 @@ export function registerReleaseDemoCommands(release: Command): void {
       .option('--no-quarantine', 'stop at the audit instead of quarantining conflicting records'),
     { required: false },
   ).action(async (flags: PipelineFlags) => {
-    const result = flags.demo
-      ? await runDemoPipeline({
-          out: flags.out,
-          seed: flags.seed,
-          ...(flags.rows ? { rows: flags.rows } : {}),
-          ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
-          onStage: stageLogger,
-        })
-      : await (() => {
-          required(flags, [
-            'input',
-            'mapping',
-            'configFile',
-            'classificationStandard',
-            'gradingStandard',
-            'dataset',
-            'registry',
-            'corpus',
-          ])
-          return runPipeline({
-            ...taskFileOptions(flags as TaskFileFlags),
-            input: flags.input as string,
-            ...(flags.encoding ? { encoding: flags.encoding } : {}),
-            ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
-            mapping: flags.mapping as string,
-            configFile: flags.configFile as string,
-            classificationStandard: flags.classificationStandard as string,
-            gradingStandard: flags.gradingStandard as string,
-            out: flags.out,
-            seed: flags.seed,
-            quarantine: flags.quarantine,
-            stripTrailingCodes: trailingCodes(flags),
-            ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
-            ...(flags.formal ? { formal: true } : {}),
-            onStage: stageLogger,
-          })
-        })()
+    const stages = stageLogger()
+    const result = await pipelineRun(flags, stages.onStage).finally(() => stages.stop())
     const built = (result.report.stages as { canonical_build: { labels: LabelAccounting } }).canonical_build
     for (const line of unresolvedLines(String(result.report.dataset), built.labels)) process.stderr.write(`${line}\n`)
     printSummary(result.report)
     if (!result.valid) process.exitCode = 1
   })
+}
+
+function pipelineRun(flags: PipelineFlags, onStage: (stage: string, seconds: number, rows: number) => void) {
+  return flags.demo
+    ? runDemoPipeline({
+        out: flags.outDir,
+        seed: flags.seed,
+        ...(flags.rows ? { rows: flags.rows } : {}),
+        ...(flags.dataSeed !== undefined ? { dataSeed: flags.dataSeed } : {}),
+        onStage,
+      })
+    : (() => {
+        required(flags, [
+          'input',
+          'mapping',
+          'configFile',
+          'classificationStandard',
+          'gradingStandard',
+          'dataset',
+          'registry',
+          'corpus',
+        ])
+        return runPipeline({
+          ...taskFileOptions(flags as TaskFileFlags),
+          input: flags.input as string,
+          ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
+          mapping: flags.mapping as string,
+          configFile: flags.configFile as string,
+          classificationStandard: flags.classificationStandard as string,
+          gradingStandard: flags.gradingStandard as string,
+          out: flags.outDir,
+          seed: flags.seed,
+          quarantine: flags.quarantine,
+          stripTrailingCodes: trailingCodes(flags),
+          ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
+          ...(flags.formal ? { formal: true } : {}),
+          onStage,
+        })
+      })()
 }

@@ -6,6 +6,7 @@ import { type Command, Option } from 'commander'
 import { type SamplingPolicy, samplingPolicies } from '../../release/mixtures/mixture-plan.js'
 import { type MixtureFamily, mixtureFamilies } from '../../release/mixtures/mixture-report.js'
 import { runMixtureBuild } from '../../release/mixtures/run-mixture-build.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 import { collect, printSummary } from './release-options.js'
 
 interface MixtureFlags {
@@ -16,14 +17,14 @@ interface MixtureFlags {
   corpus: string
   taskConfig?: string
   metadataFields?: string[]
-  outputDir: string
+  outDir: string
   sampling: SamplingPolicy
   failedAudit?: string
 }
 
 export function registerReleaseMixtureCommand(release: Command): void {
   const mixture = release.command('mixture').description('Mix validated releases of several datasets into one VeRL input.')
-  mixture
+  const build = mixture
     .command('build')
     .description(
       'Build a mixture (sft: legacy stage pairs; rl-cascade: one native-tool stage1 episode per source; trajectory: trajectory SFT rows).',
@@ -35,13 +36,18 @@ export function registerReleaseMixtureCommand(release: Command): void {
     .requiredOption('--corpus <file>', 'category corpus JSON shared by every dataset')
     .option('--task-config <file>', 'task config JSON (default: the four native metadata fields)')
     .option('--metadata-fields <fields...>', 'prompt metadata fields, overriding the task config')
-    .requiredOption('--output-dir <dir>', 'mixture release directory (must not exist or be empty)')
+  addOutDirOption(build, {
+    description: 'mixture release directory (must not exist or be empty)',
+    aliases: ['--output-dir'],
+    required: true,
+  })
+  build
     .addOption(
       new Option('--sampling <policy>', 'train-split dataset weights (val/test always keep every source once)')
         .choices(samplingPolicies)
         .default('passthrough'),
     )
-    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out-dir>.failed.json)')
     .action(async (flags: MixtureFlags) => {
       const report = await runMixtureBuild({
         family: flags.family,
@@ -51,12 +57,12 @@ export function registerReleaseMixtureCommand(release: Command): void {
         corpus: flags.corpus,
         ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
         ...(flags.metadataFields ? { metadataFields: flags.metadataFields } : {}),
-        outputDir: flags.outputDir,
+        outputDir: flags.outDir,
         sampling: flags.sampling,
         ...(flags.failedAudit ? { failedAudit: flags.failedAudit } : {}),
       })
       printSummary({
-        output_dir: flags.outputDir,
+        output_dir: flags.outDir,
         family: report.family,
         datasets: report.datasets,
         sampling: report.sampling,

@@ -2,6 +2,8 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { datasetOfCanonical, datasetOfRelease } from '../../release/inputs/infer-dataset.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
+import { startHeartbeat } from '../progress.js'
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -140,13 +142,16 @@ export function addReleaseValidateCommand(
   command.action(
     async (flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
       const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
-      const report = await options.validate({
-        ...taskFileOptions({ ...flags, dataset }),
-        datasetDir: flags.datasetDir,
-        ...(flags.canonical ? { canonical: flags.canonical } : {}),
-        ...(flags.report ? { report: flags.report } : {}),
-        ...(flags.overwrite ? { overwrite: true } : {}),
-      })
+      const beat = startHeartbeat(`${parent.name()} validate`, () => `checking ${flags.datasetDir}`)
+      const report = await options
+        .validate({
+          ...taskFileOptions({ ...flags, dataset }),
+          datasetDir: flags.datasetDir,
+          ...(flags.canonical ? { canonical: flags.canonical } : {}),
+          ...(flags.report ? { report: flags.report } : {}),
+          ...(flags.overwrite ? { overwrite: true } : {}),
+        })
+        .finally(() => beat.stop())
       printValidation({ report, more: report.canonical_errors ? { canonical_errors: report.canonical_errors } : {} })
     },
   )
@@ -155,7 +160,7 @@ export function addReleaseValidateCommand(
 /** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
 export interface ExportFlags extends RecordedDatasetFlags {
   canonical: string
-  outputDir: string
+  outDir: string
   allowLabelGaps: string[]
   allowAnyLabelGap?: boolean
   formal?: boolean
@@ -163,19 +168,21 @@ export interface ExportFlags extends RecordedDatasetFlags {
   failedAudit?: string
 }
 
-/** `--canonical`, `--output-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
+/** `--canonical`, `--out-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
 export function addExportOptions(command: Command): Command {
   return addTaskFileOptions(
-    command
-      .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
-      .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)'),
+    addOutDirOption(command.requiredOption('--canonical <file>', 'canonical all.json with embedded splits'), {
+      description: 'release directory (must not exist or be empty)',
+      aliases: ['--output-dir'],
+      required: true,
+    }),
     { datasetRecorded: true },
   )
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
-    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output-dir>.failed.json)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out-dir>.failed.json)')
 }
 
 /** Export flags → the export stage's options (absent flags left out). */
@@ -183,7 +190,7 @@ export function exportOptions(flags: ExportFlags) {
   return {
     ...taskFileOptions({ ...flags, dataset: datasetOfCanonical({ canonical: flags.canonical, dataset: flags.dataset }) }),
     canonical: flags.canonical,
-    outputDir: flags.outputDir,
+    outputDir: flags.outDir,
     allowLabelGaps: flags.allowLabelGaps,
     ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
     ...(flags.formal ? { formal: true } : {}),

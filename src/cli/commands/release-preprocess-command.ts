@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import { type CsvEncoding, encodingName, namedLegacyEncodings } from '../../release/preprocess/decode-csv-bytes.js'
 import { type CsvDelimiter, parseDelimiter } from '../../release/preprocess/detect-delimiter.js'
 import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
+import { addOutFileOption } from '../flag-vocabulary.js'
 import { createProgress } from '../progress.js'
 import { printSummary, trailingCodes } from './release-options.js'
 
@@ -11,7 +12,7 @@ interface PreprocessFlags {
   input: string
   mapping: string
   dataset: string
-  output: string
+  out: string
   sheet?: string[]
   encoding?: CsvEncoding
   delimiter?: CsvDelimiter
@@ -44,13 +45,15 @@ export const encodingHelp =
 export const delimiterHelp = "a CSV file's field separator: , ; | or tab (default: detected)"
 
 export function registerReleasePreprocessCommand(release: Command): void {
-  release
-    .command('preprocess')
-    .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
-    .requiredOption('--input <file>', 'the spreadsheet (.xlsx/.xlsm) or a .csv/.tsv/.txt file')
-    .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
-    .requiredOption('--dataset <name>', 'dataset name (part of every record id)')
-    .requiredOption('--output <file>', 'processed records JSON to write (refused if it exists)')
+  addOutFileOption(
+    release
+      .command('preprocess')
+      .description('Normalise an .xlsx of field metadata into processed records (JSON), with ids, labels and row provenance.')
+      .requiredOption('--input <file>', 'the spreadsheet (.xlsx/.xlsm) or a .csv/.tsv/.txt file')
+      .requiredOption('--mapping <file>', 'mapping JSON: header text → standard field')
+      .requiredOption('--dataset <name>', 'dataset name (part of every record id)'),
+    { description: 'processed records JSON to write (refused if it exists)', aliases: ['--output'], required: true },
+  )
     .option(
       '--sheet <name>',
       'worksheet to read; repeat for several (default: every sheet whose header row holds the mapped headers)',
@@ -62,7 +65,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
     .option('--keep-trailing-codes', 'keep trailing codes in labels (they then rarely resolve)')
     .option('--skip-empty-field-name', 'skip rows without a field name instead of failing')
     .option('--overwrite', 'replace an existing output file')
-    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <output>.failed.json)')
+    .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out>.failed.json)')
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
     .option(
@@ -76,7 +79,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
           input: flags.input,
           mapping: flags.mapping,
           dataset: flags.dataset,
-          output: flags.output,
+          output: flags.out,
           ...(flags.sheet ? { sheets: flags.sheet } : {}),
           ...(flags.encoding ? { encoding: flags.encoding } : {}),
           ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),

@@ -40,7 +40,7 @@ export function registerReleaseRlCommand(release: Command): void {
       ),
   ).action(async (flags: ExportFlags) => {
     const report = await runRlExport(exportOptions(flags))
-    printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
+    printSummary({ output_dir: flags.outDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
   })
   addReleaseValidateCommand(rl, {
     canonical: true,

@@ -20,7 +20,7 @@ export function registerReleaseSftCommand(release: Command): void {
         ...exportOptions(flags),
         onProgress: (done, total) => progress.update(done, total),
       })
-      printSummary({ output_dir: flags.outputDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
+      printSummary({ output_dir: flags.outDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
     } finally {
       progress.stop()
     }

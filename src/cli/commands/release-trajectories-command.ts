@@ -10,6 +10,7 @@ import { runTrajectoryExport } from '../../release/trajectories/run-trajectory-e
 import { runTrajectoryStats } from '../../release/trajectories/run-trajectory-stats.js'
 import { runTrajectoryValidate } from '../../release/trajectories/run-trajectory-validate.js'
 import { type ThinkOverLimitPolicy, thinkOverLimitPolicies } from '../../release/trajectories/trajectory-format.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
 import { createProgress } from '../progress.js'
 import {
   addTaskFileOptions,
@@ -97,12 +98,13 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
 
   addGateOptions(
     addTaskFileOptions(
-      trajectories
-        .command('export')
-        .description('Build, validate and atomically publish train/val/test Parquet + export_report.json.')
-        .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
-        .requiredOption('--output-dir <dir>', 'release directory (must not exist or be empty)')
-        .requiredOption('--think-source <source>', 'mock | none | file:<jsonl file or directory of filled collect lines>'),
+      addOutDirOption(
+        trajectories
+          .command('export')
+          .description('Build, validate and atomically publish train/val/test Parquet + export_report.json.')
+          .requiredOption('--canonical <file>', 'canonical all.json with embedded splits'),
+        { description: 'release directory (must not exist or be empty)', aliases: ['--output-dir'], required: true },
+      ).requiredOption('--think-source <source>', 'mock | none | file:<jsonl file or directory of filled collect lines>'),
     )
       .option('--max-think-tokens <n>', 'approximate token limit per thought', positiveInteger, 128)
       .option('--think-over-limit <policy>', 'error | truncate | discard', overLimitPolicy, 'error')
@@ -113,7 +115,7 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
       flags: TaskFileFlags &
         GateFlags & {
           canonical: string
-          outputDir: string
+          outDir: string
           thinkSource: string
           maxThinkTokens: number
           thinkOverLimit: ThinkOverLimitPolicy
@@ -126,7 +128,7 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
           ...taskFileOptions(flags),
           ...gateOptions(flags),
           canonical: flags.canonical,
-          outputDir: flags.outputDir,
+          outputDir: flags.outDir,
           thinkSource: flags.thinkSource,
           maxThinkTokens: flags.maxThinkTokens,
           thinkOverLimit: flags.thinkOverLimit,
@@ -137,7 +139,7 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
       )
       printSummary({
         format: report.format,
-        output_dir: flags.outputDir,
+        output_dir: flags.outDir,
         think_source: report.think.source,
         enable_thinking: report.enable_thinking,
         splits: Object.fromEntries(

@@ -1,6 +1,7 @@
 /** @module cli: `releaseops serve`: the OpenEnv-compatible env server (HTTP, WebSocket, MCP). */
 import cluster from 'node:cluster'
 import { type Command, InvalidArgumentError } from 'commander'
+import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
 import { buildServer } from '../../server/build-server.js'
 import {
@@ -57,7 +58,30 @@ const listOf = (value: string | undefined) =>
         .filter(Boolean)
 
 /** Flags win over environment variables (HOST, PORT, RELEASEOPS_TOKEN, as containers set them). */
+/** A server option's key as the flag that sets it (`operatorToken` → `--operator-token`). */
+function flagOf(key: string): string {
+  const name = key.split('.')[0] ?? key
+  if (name === 'defaultEnvId') return '--env'
+  return `--${name.replace(/(Bytes|S)$/, '').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
+}
+
+/** The options, refused with the flags' own names (one line per issue, printed once). */
 function serverOptionsFrom(flags: ServeFlags): ServerOptions {
+  try {
+    return parseServerOptionsFrom(flags)
+  } catch (error) {
+    if (!(error instanceof InvalidInputError) || error.code !== 'invalid_server_options') throw error
+    const issues = ((error.details?.issues ?? []) as InputIssue[]).map((issue) => ({ ...issue, path: flagOf(issue.path) }))
+    throw new InvalidInputError({
+      code: 'invalid_server_options',
+      ...(issues[0] ? { path: issues[0].path } : {}),
+      message: issues.map((issue) => issue.message).join('; ') || error.message,
+      issues: issues.length > 1 ? issues : [],
+    })
+  }
+}
+
+function parseServerOptionsFrom(flags: ServeFlags): ServerOptions {
   const environment = process.env
   return parseServerOptions({
     host: flags.host ?? environment.HOST,

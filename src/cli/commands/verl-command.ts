@@ -3,14 +3,17 @@
  * `releaseops verl preflight --run <dir> --patch-list <file> …` (the checks on the training machine;
  * prints the launch command only when all pass: exit 0, else 1 with the failed checks).
  */
+import { isAbsolute, resolve } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type VerlModelFamily, verlModelFamilies } from '../../train/verl/model-family.js'
 import { runVerlPreflight } from '../../train/verl/run-verl-preflight.js'
+import { presetSettings, settingsSummary, type VerlPreset, verlPresets } from '../../train/verl/verl-presets.js'
 import { type VerlRunKind, verlRunKinds } from '../../train/verl/verl-run-settings.js'
 import { arenaEnvId, runArenaVerlConfig } from '../../train/verl/write-arena-config.js'
 import { runVerlConfig } from '../../train/verl/write-verl-config.js'
-import { parseJsonObject, parsePositiveInteger } from '../parse-options.js'
+import { addOutDirOption } from '../flag-vocabulary.js'
+import { parseJsonObject, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { printSummary } from './release-options.js'
 
 interface ConfigFlags {
@@ -19,11 +22,12 @@ interface ConfigFlags {
   envUrl?: string
   release?: string
   modelPath: string
-  outputDir: string
+  outDir: string
   registry?: string
   corpus?: string
   taskConfig?: string
   gradingManifest?: string
+  gradingConfig?: string
   enableThinking: boolean
   modelFamily?: VerlModelFamily
   maxTokenLenPerGpu?: number
@@ -35,6 +39,8 @@ interface ConfigFlags {
   steps?: number
   gpus?: number
   settings?: Record<string, unknown>
+  preset: VerlPreset
+  root?: string
 }
 
 interface PreflightFlags {
@@ -62,7 +68,7 @@ function parseGib(value: string): number {
 
 export function registerVerlCommand(program: Command): void {
   const verl = program.command('verl').description('VeRL launch path: run configs and the preflight that gates a launch.')
-  verl
+  const configCommand = verl
     .command('config')
     .description('Write a VeRL run directory (task bundle, function tools, reward, agent loop, Hydra overrides) for a release.')
     .addOption(
@@ -77,10 +83,16 @@ export function registerVerlCommand(program: Command): void {
     )
     .option('--release <dir>', 'grading task: the release the run trains on')
     .requiredOption('--model-path <dir>', 'the checkpoint to train (see kl_reference for RLOO)')
-    .requiredOption('--output-dir <dir>', 'the run directory (must not exist or be empty)')
+  addOutDirOption(configCommand, {
+    description: 'the run directory (must not exist or be empty)',
+    aliases: ['--output-dir'],
+    required: true,
+  })
+  configCommand
     .option('--registry <file>', 'grading task: leaf registry JSON the release was built from')
     .option('--corpus <file>', 'grading task: category corpus JSON')
     .option('--task-config <file>', 'task config JSON')
+    .option('--grading-config <file>', 'grading task: grading standard JSON (a single-dataset release)')
     .option('--grading-manifest <file>', "grading task: grading manifest; each dataset's standard is verified by sha256")
     .option('--enable-thinking', 'render with enable_thinking=true (must match the release)', false)
     .addOption(
@@ -97,12 +109,22 @@ export function registerVerlCommand(program: Command): void {
     .option('--steps <n>', 'total training steps', parsePositiveInteger)
     .option('--gpus <n>', 'GPUs per node', parsePositiveInteger)
     .option('--settings <json>', 'further settings as a JSON object (keys of verl_config.json settings)', parseJsonObject)
+    .addOption(
+      new Option('--preset <name>', 'full: sized for one ≥ 80 GiB GPU; smoke: the tiny run CI launches')
+        .choices(verlPresets)
+        .default('full'),
+    )
+    .option('--root <dir>', "grading task: the run directory's absolute path on the training machine (default: --out-dir)")
     .action(async (flags: ConfigFlags) => {
-      const settings = {
+      if (flags.root !== undefined && !isAbsolute(flags.root))
+        throw new InvalidInputError({
+          code: 'invalid_option',
+          path: '--root',
+          message: `--root is the run directory's absolute path on the training machine, not ${flags.root}.`,
+          issues: [],
+        })
+      const given = {
         ...(flags.settings ?? {}),
-        kind: flags.kind,
-        model_path: flags.modelPath,
-        enable_thinking: flags.enableThinking,
         ...(flags.python ? { python: flags.python } : {}),
         ...(flags.modelFamily ? { model_family: flags.modelFamily } : {}),
         ...(flags.maxTokenLenPerGpu !== undefined ? { max_token_len_per_gpu: flags.maxTokenLenPerGpu } : {}),
@@ -110,9 +132,20 @@ export function registerVerlCommand(program: Command): void {
         ...(flags.maxPromptLength !== undefined ? { max_prompt_length: flags.maxPromptLength } : {}),
         ...(flags.maxResponseLength !== undefined ? { max_response_length: flags.maxResponseLength } : {}),
         ...(flags.maxLength !== undefined ? { max_length: flags.maxLength } : {}),
-        ...(flags.steps !== undefined ? { total_training_steps: flags.steps, save_freq: 1, test_freq: 1 } : {}),
+        ...(flags.steps !== undefined ? { total_training_steps: flags.steps } : {}),
         ...(flags.gpus !== undefined ? { gpus_per_node: flags.gpus } : {}),
+      }
+      const preset = presetSettings({ preset: flags.preset, kind: flags.kind, arena: flags.env === arenaEnvId, given })
+      const settings = {
+        ...preset.settings,
+        kind: flags.kind,
+        model_path: flags.modelPath,
+        enable_thinking: flags.enableThinking,
       } as never
+      const summarize = (chosen: Record<string, unknown>, root: string) => {
+        const lines = settingsSummary({ preset: flags.preset, settings: chosen, choices: preset.choices, root })
+        process.stderr.write(`${lines.join('\n')}\n`)
+      }
       if (flags.env !== undefined && flags.env !== arenaEnvId)
         throw new InvalidInputError({
           code: 'unknown_env',
@@ -121,13 +154,21 @@ export function registerVerlCommand(program: Command): void {
           issues: [],
         })
       if (flags.env === arenaEnvId) {
+        if (flags.root !== undefined)
+          throw new InvalidInputError({
+            code: 'invalid_option',
+            path: '--root',
+            message: `--root rewrites a grading run's paths; an ${arenaEnvId} run directory is written where it runs.`,
+            issues: [],
+          })
         const arena = await runArenaVerlConfig({
           settings,
-          outputDir: flags.outputDir,
+          outputDir: flags.outDir,
           ...(flags.envUrl ? { envUrl: flags.envUrl } : {}),
         })
+        summarize(arena.settings, resolve(flags.outDir))
         printSummary({
-          run: flags.outputDir,
+          run: flags.outDir,
           kind: arena.kind,
           env: `${arena.env_id} at ${arena.env_url}`,
           rows: `${arena.rows.train.rows} train, ${arena.rows.val.rows} val`,
@@ -136,27 +177,32 @@ export function registerVerlCommand(program: Command): void {
         })
         return
       }
-      const missing = (['release', 'registry', 'corpus', 'gradingManifest'] as const).filter((key) => !flags[key])
+      const missing = [
+        ...(['release', 'registry', 'corpus'] as const).filter((key) => !flags[key]).map((key) => `--${key}`),
+        ...(flags.gradingConfig || flags.gradingManifest ? [] : ['--grading-config']),
+      ]
       if (missing.length > 0)
         throw new InvalidInputError({
           code: 'missing_option',
-          path: `--${missing[0]?.replace('gradingManifest', 'grading-manifest')}`,
-          message: `A grading-task run needs --release, --registry, --corpus and --grading-manifest (missing: ${missing.join(', ')}).`,
+          path: missing[0] as string,
+          message: `A grading-task run needs --release, --registry, --corpus and --grading-config (or --grading-manifest) (missing: ${missing.join(', ')}).`,
           issues: [],
         })
       const config = await runVerlConfig({
         release: flags.release as string,
-        outputDir: flags.outputDir,
+        outputDir: flags.outDir,
+        ...(flags.root ? { root: flags.root } : {}),
         task: {
           registry: flags.registry as string,
           corpus: flags.corpus as string,
-          gradingManifest: flags.gradingManifest as string,
+          ...pickDefined({ gradingManifest: flags.gradingManifest, gradingConfig: flags.gradingConfig }),
           ...(flags.taskConfig ? { taskConfig: flags.taskConfig } : {}),
         },
         settings,
       })
+      summarize(config.settings, config.run_root ?? resolve(flags.outDir))
       printSummary({
-        run: flags.outputDir,
+        run: flags.outDir,
         kind: config.kind,
         release: config.release.kind,
         datasets: config.release.datasets,

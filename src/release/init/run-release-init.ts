@@ -149,7 +149,7 @@ function nextCommands(options: RunReleaseInitOptions, found: InitFindings): stri
     : ''
   return [
     `releaseops release standards build --dataset ${options.dataset} --classification ${options.classification} --grading ${options.grading} --mapping ${join(options.outDir, layout.standards)} --out-dir ${options.outDir}${code}`,
-    `releaseops release preprocess --input ${options.catalogue} --mapping ${join(options.outDir, layout.mapping)} --dataset ${options.dataset} --output <run>/processed/${options.dataset}/all.json${grading}`,
+    `releaseops release preprocess --input ${options.catalogue} --mapping ${join(options.outDir, layout.mapping)} --dataset ${options.dataset} --out <run>/processed/${options.dataset}/all.json${grading}`,
   ]
 }
 

@@ -46,3 +46,30 @@ export function loadTaskFor(options: TaskOptions): LoadedTask {
     grading: resolveGrading(options),
   })
 }
+
+/**
+ * The grading standard of each dataset of a release: a grading config stands for one dataset's standard,
+ * so it is taken only for a single-dataset release (a mixture has one standard per dataset: a manifest).
+ */
+export function gradingForDatasets(options: {
+  gradingConfig?: string
+  gradingManifest?: string
+  datasets: readonly string[]
+}): (dataset: string) => GradingSource {
+  const { gradingConfig, gradingManifest, datasets } = options
+  if (gradingConfig && !gradingManifest && datasets.length > 1) {
+    const message = `--grading-config names one standard, but the release holds ${datasets.length} datasets (${datasets.join(', ')}): pass --grading-manifest with an entry per dataset.`
+    throw new InvalidInputError({
+      code: 'invalid_option',
+      path: '--grading-config',
+      message,
+      issues: [{ code: 'invalid_option', path: '--grading-config', message }],
+    })
+  }
+  return (dataset) =>
+    resolveGrading({
+      dataset,
+      ...(gradingConfig ? { gradingConfig } : {}),
+      ...(gradingManifest ? { gradingManifest } : {}),
+    } as TaskOptions)
+}

@@ -15,8 +15,9 @@ import { GradingRolloutEnv } from '../../eval/gate/grading-rollout-env.js'
 import type { GateRow } from '../../eval/gate/run-gate-episodes.js'
 import { readJsonFile } from '../../io/read-json-file.js'
 import { sha256Hex } from '../../io/sha256.js'
-import { loadGradingFromManifest, loadTaskFiles } from '../inputs/load-task-files.js'
+import { loadTaskFiles } from '../inputs/load-task-files.js'
 import { mixtureReleaseFormat } from '../mixtures/mixture-report.js'
+import { gradingForDatasets } from '../planning/task-options.js'
 import { readRlParquet } from './rl-parquet.js'
 import { type RlRow, rlReleaseFormat } from './rl-row.js'
 
@@ -81,7 +82,8 @@ export async function releaseRolloutSource(options: {
   registry: string
   corpus: string
   taskConfig?: string
-  gradingManifest: string
+  gradingManifest?: string
+  gradingConfig?: string
 }): Promise<ReleaseRolloutSource> {
   const reportPath = join(options.directory, 'export_report.json')
   const reportFile = readJsonFile(reportPath, { kind: 'release export report', strict: true })
@@ -89,8 +91,9 @@ export async function releaseRolloutSource(options: {
   const lineage = lineageOf(report, reportPath)
   const issues: InputIssue[] = []
   const tasks: Record<string, GradingTask> = {}
+  const gradingOf = gradingForDatasets({ ...options, datasets: lineage.datasets })
   for (const dataset of lineage.datasets) {
-    const grading = loadGradingFromManifest({ manifest: options.gradingManifest, dataset })
+    const grading = gradingOf(dataset)
     const loaded = loadTaskFiles({
       registry: options.registry,
       corpus: options.corpus,

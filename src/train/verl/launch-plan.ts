@@ -142,7 +142,7 @@ export function sftLaunchPlan(options: {
       command: [
         'releaseops verl config --kind rloo --release <rl-cascade release>',
         words(['--model-path', sftReference ? paths.folded : paths.merged, '--settings', JSON.stringify(rlooSettings)]),
-        words([...(settings.enable_thinking ? ['--enable-thinking'] : []), '--output-dir', rloo]),
+        words([...(settings.enable_thinking ? ['--enable-thinking'] : []), '--out-dir', rloo]),
         '--registry … --corpus … --task-config … --grading-manifest …',
         `&& releaseops verl preflight --run ${shellWord(rloo)}`,
         words(['--gate-report', paths.gateReport, '--sft-release', config.release.directory]),

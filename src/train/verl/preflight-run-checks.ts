@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
+import { derivedLaunch, recordedRoot } from './locate-run.js'
 import { detectModelFamily, modelFamilyFacts } from './model-family.js'
 import { gradingToolSchemas } from './task-bundle.js'
-import { rlooOverrides, sftOverrides, verlEntryPoint, verlRunFiles } from './verl-overrides.js'
+import { verlRunFiles } from './verl-overrides.js'
 import type { CheckResult } from './verl-patches.js'
 import { readVerlRelease } from './verl-release.js'
 import { verlRunSettingsSchema } from './verl-run-settings.js'
@@ -18,13 +19,9 @@ import { hashRunFiles, releaseFitProblems, type VerlConfig } from './write-verl-
 function configDrift(runDirectory: string, config: VerlConfig): string[] {
   const parsed = verlRunSettingsSchema.safeParse(config.settings)
   if (!parsed.success) return ['settings no longer pass validation']
-  const paths = { run: runDirectory, release: config.release.directory }
-  const expected = {
-    overrides:
-      parsed.data.kind === 'sft' ? sftOverrides(parsed.data, paths) : rlooOverrides(parsed.data, paths, config.tool_parser),
-    entry_point: verlEntryPoint(parsed.data),
-    environment: { PYTHONPATH: runDirectory, RELEASEOPS_VERL_TASK: join(runDirectory, verlRunFiles.task) },
-  }
+  // Compared where they were written for: a run directory that moved is no drift (locate-run.ts).
+  const paths = { run: recordedRoot(runDirectory, config), release: config.release.directory }
+  const expected = derivedLaunch(parsed.data, config, paths)
   return (Object.keys(expected) as (keyof typeof expected)[])
     .filter((key) => JSON.stringify(expected[key]) !== JSON.stringify(config[key]))
     .map((key) => `verl_config.json ${key} differ from what its settings give`)

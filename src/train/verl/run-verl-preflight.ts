@@ -12,6 +12,7 @@ import { sha256Hex } from '../../io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
 import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
 import { gateScript, gateScriptName, type LaunchStep, sftLaunchPlan } from './launch-plan.js'
+import { locateRun } from './locate-run.js'
 import { releaseCheck, runDirectoryCheck, toolsCheck } from './preflight-run-checks.js'
 import { checkReferenceCheckpoint } from './reference-provenance.js'
 import { runArenaPreflight } from './run-arena-preflight.js'
@@ -100,10 +101,12 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
   const runDirectory = resolve(options.runDirectory)
   const read = readConfig(runDirectory)
   if ('arena' in read) return runArenaPreflight(options, read.arena, read.bytes)
-  const { config, sha256 } = read
+  const { sha256 } = read
+  // Checked as written; everything after runs with the paths of where the run directory is now.
+  const config = locateRun(runDirectory, read.config)
   const list = options.patchList === undefined ? null : loadVerlPatchList(options.patchList)
   const checks: CheckResult[] = [
-    runDirectoryCheck(runDirectory, config),
+    runDirectoryCheck(runDirectory, read.config),
     releaseCheck(config, options.sftRelease),
     toolsCheck(runDirectory, config),
   ]

@@ -15,12 +15,8 @@ import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { nativeToolTrajectoryFormat } from '../../envs/grading/native-prompt.js'
 import { categoryTools } from '../../envs/grading/tools/category-tools.js'
 import { sha256File, sha256Hex } from '../../io/sha256.js'
-import {
-  type LoadedTask,
-  loadGradingConfig,
-  loadGradingFromManifest,
-  loadTaskFiles,
-} from '../../release/inputs/load-task-files.js'
+import { type LoadedTask, loadGradingConfig, loadTaskFiles } from '../../release/inputs/load-task-files.js'
+import { gradingForDatasets } from '../../release/planning/task-options.js'
 
 const taskBundleFormat = 'releaseops-verl-task-v1'
 
@@ -28,7 +24,9 @@ export interface TaskBundleFiles {
   registry: string
   corpus: string
   taskConfig?: string
-  gradingManifest: string
+  /** One of: a grading manifest (an entry per dataset), or a single-dataset release's grading config. */
+  gradingManifest?: string
+  gradingConfig?: string
   datasets: readonly string[]
 }
 
@@ -88,8 +86,9 @@ export function writeTaskBundle(options: {
   mkdirSync(join(directory, 'task', 'grading'), { recursive: true })
   const tasks: Record<string, LoadedTask> = {}
   const datasets: TaskBundle['datasets'] = {}
+  const gradingOf = gradingForDatasets(files)
   for (const dataset of [...files.datasets].sort()) {
-    const grading = loadGradingFromManifest({ manifest: files.gradingManifest, dataset })
+    const grading = gradingOf(dataset)
     tasks[dataset] = loadTaskFiles({
       registry: files.registry,
       corpus: files.corpus,

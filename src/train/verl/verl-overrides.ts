@@ -148,11 +148,12 @@ export function rlooOverrides(settings: VerlRunSettings, paths: VerlRunPaths, to
 }
 
 /** The agent-loop YAML (a Hydra-instantiated list): our loop, the task bundle and the tool-call budget. */
-export function agentLoopYaml(settings: VerlRunSettings, paths: VerlRunPaths): string {
+export function agentLoopYaml(settings: VerlRunSettings): string {
   return [
     `- name: ${verlAgentLoopName}`,
     '  _target_: releaseops_verl.agent_loop.GradingAgentLoop',
-    `  task_path: ${JSON.stringify(join(paths.run, verlRunFiles.task))}`,
+    // No task_path: the loop reads $RELEASEOPS_VERL_TASK, else the run's own task.json beside its
+    // package copy, so the file holds no absolute path and the run directory can move (issue 37).
     `  max_tool_calls: ${settings.max_tool_calls}`,
     '',
   ].join('\n')

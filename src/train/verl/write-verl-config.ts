@@ -35,7 +35,12 @@ export interface VerlConfig {
   format: typeof verlConfigFormat
   kind: VerlRunSettings['kind']
   settings: VerlRunSettings
+  /** The release as the overrides name it (from `run_root`); `release_from_run` finds it after a move. */
   release: VerlRelease
+  /** Where the overrides put the run directory: where it was written, or `verl config --root`. */
+  run_root?: string
+  /** The release relative to the run directory: a run and release moved together still find each other. */
+  release_from_run?: string
   trajectory_format: string
   /** The model's family: read from its chat template (`template`) or named by the settings (`setting`). */
   model_family: VerlModelFamily
@@ -98,9 +103,14 @@ export function releaseFitProblems(release: VerlRelease, settings: VerlRunSettin
   if (release.enable_thinking !== null && release.enable_thinking !== settings.enable_thinking)
     problems.push({
       code: 'enable_thinking_mismatch',
-      message: `the release was built with enable_thinking=${release.enable_thinking}, the config says ${settings.enable_thinking}`,
+      message: `the release was built with enable_thinking=${release.enable_thinking}, the config says ${settings.enable_thinking}: ${release.enable_thinking ? 'add --enable-thinking' : 'drop --enable-thinking'} to verl config`,
     })
   return problems
+}
+
+/** The launch environment of a grading run whose directory is at `run`. */
+export function runEnvironment(run: string): Record<string, string> {
+  return { PYTHONPATH: run, RELEASEOPS_VERL_TASK: join(run, verlRunFiles.task) }
 }
 
 /** Relative path → sha256 of every file under `root` (sorted), skipping `except`. */
@@ -151,6 +161,8 @@ export async function runVerlConfig(options: {
   settings: VerlRunSettingsInput
   release: string
   outputDir: string
+  /** The run directory's absolute path on the training machine (default: where it is written). */
+  root?: string
   task: Omit<TaskBundleFiles, 'datasets'>
 }): Promise<VerlConfig> {
   const settings = parseVerlSettings(options.settings)
@@ -169,7 +181,9 @@ export async function runVerlConfig(options: {
   }
   const { family, source } = resolveModelFamily(settings)
   const toolParser = modelFamilyFacts[family].tool_parser
-  const paths: VerlRunPaths = { run: target, release: release.directory }
+  const runRoot = resolve(options.root ?? target)
+  const releaseFromRun = relative(target, release.directory)
+  const paths: VerlRunPaths = { run: runRoot, release: options.root ? resolve(runRoot, releaseFromRun) : release.directory }
   let config: VerlConfig | undefined
   await publishDirectory({
     target,
@@ -185,12 +199,14 @@ export async function runVerlConfig(options: {
         recursive: true,
         filter: (source) => !/(^|[\\/])(tests|__pycache__)([\\/]|$)|\.pyc$/.test(relative(packageDirectory, source)),
       })
-      if (settings.kind === 'rloo') writeFileSync(join(staging, verlRunFiles.agentLoop), agentLoopYaml(settings, paths))
+      if (settings.kind === 'rloo') writeFileSync(join(staging, verlRunFiles.agentLoop), agentLoopYaml(settings))
       config = {
         format: verlConfigFormat,
         kind: settings.kind,
         settings,
-        release,
+        release: { ...release, directory: paths.release },
+        run_root: runRoot,
+        release_from_run: releaseFromRun,
         trajectory_format: nativeToolTrajectoryFormat,
         model_family: family,
         model_family_source: source,
@@ -199,7 +215,7 @@ export async function runVerlConfig(options: {
         tools: [...bundle.tools],
         entry_point: verlEntryPoint(settings),
         overrides: settings.kind === 'sft' ? sftOverrides(settings, paths) : rlooOverrides(settings, paths, toolParser),
-        environment: { PYTHONPATH: target, RELEASEOPS_VERL_TASK: join(target, verlRunFiles.task) },
+        environment: runEnvironment(runRoot),
         files: hashRunFiles(staging),
       }
       writeFileSync(join(staging, verlRunFiles.config), `${JSON.stringify(config, null, 2)}\n`)
