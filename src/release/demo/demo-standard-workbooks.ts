@@ -3,8 +3,9 @@
  * with one leaf a row and each ancestor merged down its leaves, and a grading workbook of levels —
  * the input of `release standards build`.
  */
+
+import { columnName } from '../xlsx/cell-reference.js'
 import type { XlsxSheet } from '../xlsx/write-xlsx.js'
-import { columnName } from '../xlsx/write-xlsx.js'
 
 const levelNames = ['一级分类', '二级分类', '三级分类', '四级分类', '五级分类']
 const levelText: Readonly<Record<string, string>> = { L1: '一级', L2: '二级', L3: '三级', L4: '四级' }

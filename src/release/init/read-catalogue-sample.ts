@@ -9,7 +9,8 @@ import type { StandardField } from '../contracts/column-mapping.js'
 import { headerKey } from '../preprocess/find-header-row.js'
 import { readCsvRows } from '../preprocess/read-csv-rows.js'
 import { detectInputFormat } from '../xlsx/detect-input-format.js'
-import { readXlsxRows, type XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import { readXlsxRows } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRowSource } from '../xlsx/sheet-row.js'
 import { catalogueHeaderScore, type ProposedMapping, proposeCatalogueMapping } from './catalogue-headers.js'
 
 export interface CatalogueSample {
@@ -25,7 +26,7 @@ export interface CatalogueSample {
 
 const sampled: readonly StandardField[] = ['level_1', 'level_2', 'level_3', 'level_4', 'data_level', 'field_name']
 
-function openCatalogue(path: string): XlsxRowSource {
+function openCatalogue(path: string): SheetRowSource {
   return detectInputFormat(path) === 'csv' ? readCsvRows(path) : readXlsxRows({ path })
 }
 

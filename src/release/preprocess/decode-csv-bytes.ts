@@ -64,7 +64,7 @@ export interface Suspicion {
 }
 
 /** The encodings chardet suspects (that `TextDecoder` reads and that decode the bytes), best first. */
-export function suspectEncodings(bytes: Uint8Array): Suspicion[] {
+function suspectEncodings(bytes: Uint8Array): Suspicion[] {
   const bom = bomEncoding(bytes)
   if (bom) return [{ encoding: bom.encoding, confidence: 100 }]
   const found: Suspicion[] = []

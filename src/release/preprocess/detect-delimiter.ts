@@ -5,7 +5,7 @@
  */
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 
-export const csvDelimiters = [',', ';', '\t', '|'] as const
+const csvDelimiters = [',', ';', '\t', '|'] as const
 export type CsvDelimiter = (typeof csvDelimiters)[number]
 
 const shown = (delimiter: string) => (delimiter === '\t' ? 'tab' : `"${delimiter}"`)

@@ -5,7 +5,7 @@
  */
 
 /** Rows of a sheet searched for its header. */
-export const headerSearchRows = 30
+const headerSearchRows = 30
 
 export interface HeaderMatch {
   rowNumber: number
@@ -20,7 +20,7 @@ export function headerKey(text: string): string {
 }
 
 /** The headers of `wanted` that `cells` lacks (compared by `headerKey`). */
-export function missingHeaders(cells: readonly string[], wanted: Iterable<string>): string[] {
+function missingHeaders(cells: readonly string[], wanted: Iterable<string>): string[] {
   const present = new Set(cells.map(headerKey))
   return [...wanted].filter((header) => !present.has(headerKey(header)))
 }

@@ -14,7 +14,7 @@ import { checkDatasetName } from '../contracts/dataset-name.js'
 import type { ProcessedRecord } from '../contracts/processed-record.js'
 import type { LevelScheme } from '../levels/level-scheme.js'
 import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
-import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRowSource } from '../xlsx/sheet-row.js'
 import { HeaderFinder, type HeaderMatch } from './find-header-row.js'
 import { type PreprocessReport, RowPreprocessor } from './row-preprocessor.js'
 
@@ -69,7 +69,7 @@ interface SheetScan {
 
 /** Preprocesses the rows of `source` (a reader over `options.input`). */
 export async function preprocessRows(
-  source: XlsxRowSource,
+  source: SheetRowSource,
   options: PreprocessRowsOptions,
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   checkDatasetName(options.dataset)

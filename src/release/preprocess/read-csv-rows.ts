@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { requireInputFile } from '../../io/require-input-file.js'
-import type { XlsxRow, XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRow, SheetRowSource } from '../xlsx/sheet-row.js'
 import { type CsvEncoding, decodeCsvBytes } from './decode-csv-bytes.js'
 import { type CsvDelimiter, detectDelimiter } from './detect-delimiter.js'
 
 /** The sheet name CSV records carry in their provenance. */
-export const csvSheetName = 'csv'
+const csvSheetName = 'csv'
 
 export function parseCsv(text: string, file: string, delimiter: string = ','): string[][] {
   const rows: string[][] = []
@@ -68,12 +68,12 @@ export interface CsvOptions {
 export function readCsvRows(
   path: string,
   options: CsvOptions = {},
-): XlsxRowSource & { encoding: CsvEncoding; delimiter: CsvDelimiter } {
+): SheetRowSource & { encoding: CsvEncoding; delimiter: CsvDelimiter } {
   requireInputFile(path)
   const decoded = decodeCsvBytes(readFileSync(path), basename(path), options.encoding)
   const delimiter = options.delimiter ?? detectDelimiter(decoded.text, basename(path))
   const parsed = parseCsv(decoded.text, basename(path), delimiter)
-  async function* rows(): AsyncGenerator<XlsxRow> {
+  async function* rows(): AsyncGenerator<SheetRow> {
     for (const [index, cells] of parsed.entries()) {
       if (cells.every((cell) => cell === '')) continue
       yield { rowNumber: index + 1, cells, sheet: csvSheetName }

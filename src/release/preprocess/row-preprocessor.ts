@@ -9,7 +9,7 @@ import { type ColumnMapping, freeMetadataName, type MappedField } from '../contr
 import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
 import { type CatalogueLevels, catalogueLevels } from '../levels/catalogue-levels.js'
 import type { LevelScheme } from '../levels/level-scheme.js'
-import { columnName } from '../xlsx/write-xlsx.js'
+import { columnName } from '../xlsx/cell-reference.js'
 import { headerKey } from './find-header-row.js'
 import { cleanText, detectTrailingCode, normalizeName, normalizeType, stripTrailingCode } from './normalize-cell.js'
 

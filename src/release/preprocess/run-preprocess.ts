@@ -19,7 +19,7 @@ import { loadGradingConfig } from '../inputs/load-task-files.js'
 import { type LevelScheme, levelScheme } from '../levels/level-scheme.js'
 import { readXlsxRowsInWorker } from '../workers/read-xlsx-in-worker.js'
 import { detectInputFormat } from '../xlsx/detect-input-format.js'
-import type { XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRowSource } from '../xlsx/sheet-row.js'
 import type { CsvEncoding } from './decode-csv-bytes.js'
 import type { CsvDelimiter } from './detect-delimiter.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
@@ -54,13 +54,13 @@ export interface RunPreprocessOptions {
  */
 export function preprocessWorkbook(
   options: PreprocessRowsOptions & CsvOptions,
-  source: XlsxRowSource = openRowSource(options),
+  source: SheetRowSource = openRowSource(options),
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   return preprocessRows(source, options)
 }
 
 /** A CSV/TSV input (known by its bytes and name: `detectInputFormat`) is parsed here; a workbook in a worker thread. */
-function openRowSource(options: PreprocessRowsOptions & CsvOptions): XlsxRowSource {
+function openRowSource(options: PreprocessRowsOptions & CsvOptions): SheetRowSource {
   if (detectInputFormat(options.input) === 'csv') {
     if (options.sheets && options.sheets.length > 0) {
       throw new InvalidInputError({
@@ -87,7 +87,7 @@ function openRowSource(options: PreprocessRowsOptions & CsvOptions): XlsxRowSour
 }
 
 /** The level scheme of a grading standard JSON (its levels and level map). */
-export function gradingScheme(path: string): LevelScheme {
+function gradingScheme(path: string): LevelScheme {
   const { grading } = loadGradingConfig(path)
   return levelScheme({ levels: grading.levels, ...(grading.level_map ? { levelMap: grading.level_map } : {}) })
 }

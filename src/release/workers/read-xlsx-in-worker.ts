@@ -5,20 +5,21 @@
 import { existsSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 import { detectInputFormat } from '../xlsx/detect-input-format.js'
-import { readXlsxRows, type XlsxRow, type XlsxRowSource } from '../xlsx/read-xlsx-rows.js'
+import { readXlsxRows } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRow, SheetRowSource } from '../xlsx/sheet-row.js'
 import { startWorker } from './start-worker.js'
 import { deserializeError, type SerializedError } from './worker-error.js'
 
 type Message =
   | { type: 'rows'; sheet: string; text: string }
-  | { type: 'objects'; sheet: string; rows: XlsxRow[] }
+  | { type: 'objects'; sheet: string; rows: SheetRow[] }
   | { type: 'done'; sheet: string; sheets: string[]; hidden: string[] }
   | { type: 'error'; error: SerializedError }
 
 /** A row source whose worker may be running before iteration starts; `close` stops it if never read. */
-export interface WorkerRowSource extends XlsxRowSource {
+export interface WorkerRowSource extends SheetRowSource {
   /** The same rows in the batches the worker sends (read one or the other, not both). */
-  batches: AsyncIterable<XlsxRow[]>
+  batches: AsyncIterable<SheetRow[]>
   close(): Promise<void>
 }
 
@@ -67,7 +68,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
     return state
   }
   if (options.eager) started = start()
-  async function* batches(): AsyncGenerator<XlsxRow[]> {
+  async function* batches(): AsyncGenerator<SheetRow[]> {
     const state = started ?? start()
     started = state
     try {
@@ -92,12 +93,12 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
           yield message.rows
           continue
         }
-        const batch: XlsxRow[] = []
+        const batch: SheetRow[] = []
         for (const line of message.text.split('\u0001')) {
           const end = line.indexOf('\u0000')
           const kindsEnd = line.indexOf('\u0000', end + 1)
           const head = line.slice(0, end)
-          const row: XlsxRow = { rowNumber: Number.parseInt(head, 10), cells: line.slice(kindsEnd + 1).split('\u0000'), sheet }
+          const row: SheetRow = { rowNumber: Number.parseInt(head, 10), cells: line.slice(kindsEnd + 1).split('\u0000'), sheet }
           if (kindsEnd > end + 1) row.kinds = line.slice(end + 1, kindsEnd)
           if (head.endsWith('h')) row.hidden = true
           batch.push(row)
@@ -109,7 +110,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
     }
   }
   const batched = batches()
-  async function* rows(): AsyncGenerator<XlsxRow> {
+  async function* rows(): AsyncGenerator<SheetRow> {
     for await (const batch of batched) yield* batch
   }
   return {

@@ -1,6 +1,7 @@
 /** @module release/workers: worker entry: streams a worksheet's rows to the parent thread in batches. */
 import { parentPort, workerData } from 'node:worker_threads'
-import { readXlsxRows, type XlsxRow } from '../xlsx/read-xlsx-rows.js'
+import { readXlsxRows } from '../xlsx/read-xlsx-rows.js'
+import type { SheetRow } from '../xlsx/sheet-row.js'
 import { serializeError } from './worker-error.js'
 
 const { path, sheets, batchSize } = workerData as { path: string; sheets?: string[]; batchSize: number }
@@ -13,7 +14,7 @@ try {
   // that holds one anyway (Excel's `_x0001_` escape) sends its batch as objects. A batch holds the rows
   // of one sheet.
   let batch: string[] = []
-  let objects: XlsxRow[] = []
+  let objects: SheetRow[] = []
   let plain = true
   let sheet = ''
   const flush = () => {

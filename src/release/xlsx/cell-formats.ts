@@ -11,7 +11,7 @@ const builtInDates = new Set([14, 15, 16, 17, 27, 28, 29, 30, 31, 36, 50, 51, 52
 const builtInTimes = new Set([18, 19, 20, 21, 32, 33, 34, 35, 45, 46, 47, 55, 56])
 
 /** The kind of date a format code shows, or undefined for a number format. */
-export function formatKind(code: string): DateKind | undefined {
+function formatKind(code: string): DateKind | undefined {
   // Quoted text, escaped characters and [colour]/[locale] sections carry no date parts; [h] [mm] [ss] do.
   const bare = code
     .replace(/"[^"]*"/g, '')

@@ -6,7 +6,7 @@
  */
 import { mergeRange } from './sheet-xml-rows.js'
 import { attribute, parseXmlPart } from './xml-part-parser.js'
-import { entryChunks, type ZipEntry } from './zip-entries.js'
+import { entryChunks, type ZipDirectoryEntry } from './zip-entries.js'
 
 export type MergeRange = NonNullable<ReturnType<typeof mergeRange>>
 
@@ -40,7 +40,7 @@ function startTag(bytes: Buffer, from: number): number {
 export async function readMerges(
   path: string,
   fd: number,
-  entry: ZipEntry,
+  entry: ZipDirectoryEntry,
   context: { file: string; part: string; limit: number },
 ): Promise<{ ranges: MergeRange[]; elements: number }> {
   let tail: Buffer[] | undefined

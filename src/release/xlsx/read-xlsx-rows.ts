@@ -15,35 +15,11 @@ import { detectInputFormat } from './detect-input-format.js'
 import { MergeFiller, readMerges } from './read-merges.js'
 import { defaultXlsxLimits, partTooLarge, type XlsxLimits } from './reader-limits.js'
 import { SharedStringsParser } from './shared-strings.js'
+import type { SheetRow, SheetRowSource } from './sheet-row.js'
 import { type SheetXmlContext, SheetXmlRows } from './sheet-xml-rows.js'
 import { readWorkbookPackage, type WorkbookPackage, type WorkbookSheet } from './workbook-sheets.js'
 import { malformed } from './xml-part-parser.js'
-import { EntryTooLarge, entryChunks, entryText, withZip, type ZipEntry, zipEntries } from './zip-entries.js'
-
-export interface XlsxRow {
-  /** The spreadsheet row number (1 = the sheet's first row). */
-  rowNumber: number
-  /** Cell texts, 0-based by column; missing cells are "". */
-  cells: string[]
-  /** One letter per cell, its kind (`cell-kind.ts`); absent for CSV rows (all text). */
-  kinds?: string
-  /** The row is hidden in Excel. */
-  hidden?: boolean
-  /** The worksheet the row is on. */
-  sheet?: string
-}
-
-export interface XlsxRowSource {
-  rows: AsyncIterable<XlsxRow>
-  /** The worksheet of the latest row read (known once iteration has started). */
-  sheetName(): string
-  /** Every visible worksheet of the file in tab order (known once iteration has started; CSV: `["csv"]`). */
-  sheetNames?(): string[]
-  /** Hidden worksheets left out (known once iteration has started). */
-  hiddenSheets?(): string[]
-  /** Merged ranges in the sheets read so far. */
-  mergedRanges?(): number
-}
+import { EntryTooLarge, entryChunks, entryText, withZip, type ZipDirectoryEntry, zipEntries } from './zip-entries.js'
 
 function sheetNotFound(path: string, sheet: string, names: readonly string[]): InvalidInputError {
   return new InvalidInputError({
@@ -65,8 +41,8 @@ function unreadable(path: string, reason: string): InvalidInputError {
 
 /** A part's failure as a coded error naming the file and the part. */
 function partError(path: string, part: string, error: unknown): InvalidInputError {
-  if (error instanceof InvalidInputError) return error
-  if (error instanceof EntryTooLarge) return partTooLarge(basename(path), part, error.limit)
+  if (InvalidInputError.isInstance(error)) return error
+  if (EntryTooLarge.isInstance(error)) return partTooLarge(basename(path), part, error.limit)
   const message = (error as Error).message ?? String(error)
   if (error instanceof TypeError && /encoded data was not valid/i.test(message))
     return malformed(path, part, 'its bytes are not valid UTF-8')
@@ -74,7 +50,7 @@ function partError(path: string, part: string, error: unknown): InvalidInputErro
 }
 
 /** Decoded text of an entry, chunk by chunk, through one streaming decoder (invalid UTF-8 refused). */
-async function* entryTextChunks(path: string, fd: number, entry: ZipEntry, limit: number): AsyncGenerator<string> {
+async function* entryTextChunks(path: string, fd: number, entry: ZipDirectoryEntry, limit: number): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true })
   for await (const chunk of entryChunks(path, fd, entry, limit)) yield decoder.decode(chunk, { stream: true })
   const rest = decoder.decode()
@@ -85,7 +61,7 @@ async function readSharedStrings(
   path: string,
   fd: number,
   part: string | undefined,
-  entries: Map<string, ZipEntry>,
+  entries: Map<string, ZipDirectoryEntry>,
   limits: XlsxLimits,
 ) {
   const entry = part ? entries.get(part) : undefined
@@ -122,7 +98,7 @@ function chooseSheets(path: string, workbook: WorkbookPackage, wanted: readonly 
  * Errors surface while iterating, as `InvalidInputError`s (`xlsx_unreadable`, `xlsx_malformed`,
  * `xlsx_too_large`, `sheet_not_found`); a file that is not a workbook is refused at once.
  */
-export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
+export function readXlsxRows(options: ReadXlsxOptions): SheetRowSource {
   const { path } = options
   const limits: XlsxLimits = { ...defaultXlsxLimits, ...options.limits }
   if (detectInputFormat(path) !== 'xlsx') {
@@ -138,7 +114,7 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
   let names: string[] = []
   let hidden: string[] = []
   let merged = 0
-  async function* rows(): AsyncGenerator<XlsxRow> {
+  async function* rows(): AsyncGenerator<SheetRow> {
     let fd: number
     try {
       fd = openSync(path, 'r')
@@ -176,7 +152,7 @@ export function readXlsxRows(options: ReadXlsxOptions): XlsxRowSource {
           merged += merges.ranges.length
           const filler = new MergeFiller(merges.ranges)
           const parser = new SheetXmlRows(context)
-          const emit = (row: ReturnType<SheetXmlRows['push']>[number]): XlsxRow => {
+          const emit = (row: ReturnType<SheetXmlRows['push']>[number]): SheetRow => {
             filler.fill(row)
             return { ...row, sheet: sheet.name }
           }

@@ -8,7 +8,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { decodeExcelEscapes } from './excel-escapes.js'
 import { XmlPartParser } from './xml-part-parser.js'
 
-export function tooManyStrings(file: string, part: string, limit: number): InvalidInputError {
+function tooManyStrings(file: string, part: string, limit: number): InvalidInputError {
   return new InvalidInputError({
     code: 'xlsx_too_large',
     path: `${file}:${part}`,

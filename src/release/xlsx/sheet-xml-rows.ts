@@ -7,6 +7,7 @@
  */
 import { type DateKind, serialText } from './cell-formats.js'
 import { kindLetters } from './cell-kind.js'
+import { columnIndex } from './cell-reference.js'
 import { decodeExcelEscapes } from './excel-escapes.js'
 import { attribute, malformed, type XmlAttributes, XmlPartParser } from './xml-part-parser.js'
 
@@ -26,18 +27,6 @@ export interface ParsedRow {
   kinds: string
   /** The row is hidden in Excel (`hidden="1"`). */
   hidden?: boolean
-}
-
-/** "AB12" → 27 (0-based column), -1 when it has no letters. */
-export function columnIndex(reference: string): number {
-  let index = 0
-  let at = 0
-  for (; at < reference.length; at++) {
-    const code = reference.charCodeAt(at)
-    if (code < 65 || code > 90) break
-    index = index * 26 + (code - 64)
-  }
-  return at === 0 ? -1 : index - 1
 }
 
 const isTrue = (value: string | undefined) => value === '1' || value === 'true'

@@ -8,7 +8,7 @@
 import { closeSync, openSync } from 'node:fs'
 import { basename } from 'node:path'
 import { attribute, parseXmlPart, prefixedAttribute } from './xml-part-parser.js'
-import { entryText, type ZipEntry, zipEntries } from './zip-entries.js'
+import { entryText, type ZipDirectoryEntry, zipEntries } from './zip-entries.js'
 
 export interface WorkbookSheet {
   name: string
@@ -68,7 +68,7 @@ export interface WorkbookPackage {
 }
 
 /** The workbook part named by the package relationships (`xl/workbook.xml` when there are none). */
-function workbookPart(fd: number, entries: Map<string, ZipEntry>, file: string): string | undefined {
+function workbookPart(fd: number, entries: Map<string, ZipDirectoryEntry>, file: string): string | undefined {
   const root = entries.get('_rels/.rels')
   if (root) {
     const office = relationships(file, entryText(fd, root), '_rels/.rels', '').find((item) =>
@@ -80,7 +80,11 @@ function workbookPart(fd: number, entries: Map<string, ZipEntry>, file: string):
 }
 
 /** Reads the workbook part and its relationships through an open zip (`undefined`: no workbook part). */
-export function readWorkbookPackage(fd: number, entries: Map<string, ZipEntry>, path = 'workbook'): WorkbookPackage | undefined {
+export function readWorkbookPackage(
+  fd: number,
+  entries: Map<string, ZipDirectoryEntry>,
+  path = 'workbook',
+): WorkbookPackage | undefined {
   const file = basename(path)
   const workbook = workbookPart(fd, entries, file)
   if (!workbook) return undefined
@@ -93,7 +97,7 @@ export function readWorkbookPackage(fd: number, entries: Map<string, ZipEntry>, 
     if (type.endsWith('/sharedStrings')) result.sharedStrings = part
     if (type.endsWith('/styles')) result.styles = part
   }
-  parseXmlPart(file, workbook, entryText(fd, entries.get(workbook) as ZipEntry), {
+  parseXmlPart(file, workbook, entryText(fd, entries.get(workbook) as ZipDirectoryEntry), {
     open(name, attributes) {
       if (name === 'workbookPr') {
         const date1904 = attribute(attributes, 'date1904')

@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
-import { buildZip, type ZipEntry } from './zip-writer.js'
+import { columnName } from './cell-reference.js'
+import { buildZip, type ZipWriteEntry } from './zip-writer.js'
 
 /** A formula (with its cached value as Excel saves it, or none as some generators leave it), or a date serial. */
 export type XlsxSpecialCell = { formula: string; cached?: string | number } | { date: number }
@@ -40,15 +41,6 @@ function escapeXml(text: string): string {
     })
   }
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
-}
-
-/** "A", "B", …, "Z", "AA", … */
-export function columnName(index: number): string {
-  let name = ''
-  for (let value = index + 1; value > 0; value = Math.floor((value - 1) / 26)) {
-    name = String.fromCharCode(65 + ((value - 1) % 26)) + name
-  }
-  return name
 }
 
 function specialCellXml(reference: string, cell: XlsxSpecialCell): string {
@@ -130,7 +122,7 @@ export function buildXlsx(sheets: readonly XlsxSheet[], options: XlsxWriteOption
     )
     .join('')
   const count = sheets.length
-  const text = (name: string, body: string): ZipEntry => ({ name, data: Buffer.from(body, 'utf8') })
+  const text = (name: string, body: string): ZipWriteEntry => ({ name, data: Buffer.from(body, 'utf8') })
   // sharedStrings precedes the worksheets so streaming readers resolve strings without buffering sheets.
   return buildZip([
     text(

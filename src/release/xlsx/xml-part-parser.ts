@@ -21,7 +21,7 @@ export interface XmlHandlers {
 }
 
 /** `x:row` → `row`. */
-export function localName(name: string): string {
+function localName(name: string): string {
   const colon = name.indexOf(':')
   return colon < 0 ? name : name.slice(colon + 1)
 }
@@ -90,7 +90,7 @@ export class XmlPartParser {
   }
 
   private wrap(error: unknown): unknown {
-    if (error instanceof InvalidInputError) return error
+    if (InvalidInputError.isInstance(error)) return error
     const message = error instanceof Error ? error.message : String(error)
     return malformed(this.file, this.part, message.replace(/^undefined:/, 'line ').trim())
   }

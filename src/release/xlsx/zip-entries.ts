@@ -5,9 +5,11 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs'
 import { createInflateRaw, inflateRawSync } from 'node:zlib'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { maxSmallPartBytes } from './reader-limits.js'
 
-export interface ZipEntry {
+/** One record of a zip's central directory: where an entry's data is and how it is stored. */
+export interface ZipDirectoryEntry {
   method: number
   compressedSize: number
   localOffset: number
@@ -20,8 +22,8 @@ function read(fd: number, position: number, length: number): Buffer {
 }
 
 /** The central directory's entries by name (empty when the file is no zip). */
-export function zipEntries(fd: number): Map<string, ZipEntry> {
-  const entries = new Map<string, ZipEntry>()
+export function zipEntries(fd: number): Map<string, ZipDirectoryEntry> {
+  const entries = new Map<string, ZipDirectoryEntry>()
   const size = fstatSync(fd).size
   const tailLength = Math.min(size, 65_557)
   const tail = read(fd, size - tailLength, tailLength)
@@ -45,27 +47,34 @@ export function zipEntries(fd: number): Map<string, ZipEntry> {
   return entries
 }
 
-function dataStart(fd: number, entry: ZipEntry): number {
+function dataStart(fd: number, entry: ZipDirectoryEntry): number {
   const header = read(fd, entry.localOffset, 30)
-  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new Error('a zip entry has no local header')
+  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new UnreadableZipEntry('a zip entry has no local header')
   return entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28)
 }
 
 /** An entry whose inflated size passes a limit (thrown by `entryBytes` and `entryChunks`). */
-export class EntryTooLarge extends Error {
+export class EntryTooLarge extends ReleaseOpsError {
   constructor(readonly limit: number) {
-    super(`inflates to more than ${limit} bytes`)
+    super({ code: 'xlsx_too_large', message: `inflates to more than ${limit} bytes` })
+  }
+}
+
+/** An entry this reader cannot read (no local header, a compression method other than stored or deflated). */
+class UnreadableZipEntry extends ReleaseOpsError {
+  constructor(reason: string) {
+    super({ code: 'xlsx_unreadable', message: reason })
   }
 }
 
 /** A whole entry's bytes (at most `limit` inflated bytes). */
-export function entryBytes(fd: number, entry: ZipEntry, limit = maxSmallPartBytes): Buffer {
+function entryBytes(fd: number, entry: ZipDirectoryEntry, limit = maxSmallPartBytes): Buffer {
   const data = read(fd, dataStart(fd, entry), entry.compressedSize)
   if (entry.method === 0) {
     if (data.length > limit) throw new EntryTooLarge(limit)
     return data
   }
-  if (entry.method !== 8) throw new Error(`zip compression method ${entry.method} is not supported`)
+  if (entry.method !== 8) throw new UnreadableZipEntry(`zip compression method ${entry.method} is not supported`)
   try {
     return inflateRawSync(data, { maxOutputLength: limit })
   } catch (error) {
@@ -75,7 +84,7 @@ export function entryBytes(fd: number, entry: ZipEntry, limit = maxSmallPartByte
 }
 
 /** A whole entry as UTF-8 text (invalid bytes refused, never replaced). */
-export function entryText(fd: number, entry: ZipEntry, limit = maxSmallPartBytes): string {
+export function entryText(fd: number, entry: ZipDirectoryEntry, limit = maxSmallPartBytes): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(entryBytes(fd, entry, limit))
 }
 
@@ -86,7 +95,7 @@ export function entryText(fd: number, entry: ZipEntry, limit = maxSmallPartBytes
 export async function* entryChunks(
   path: string,
   fd: number,
-  entry: ZipEntry,
+  entry: ZipDirectoryEntry,
   limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Buffer> {
   const start = dataStart(fd, entry)
@@ -94,7 +103,7 @@ export async function* entryChunks(
   const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 })
   if (entry.method !== 0 && entry.method !== 8) {
     raw.destroy()
-    throw new Error(`zip compression method ${entry.method} is not supported`)
+    throw new UnreadableZipEntry(`zip compression method ${entry.method} is not supported`)
   }
   let source: AsyncIterable<Buffer> = raw
   let inflate: ReturnType<typeof createInflateRaw> | undefined
@@ -118,7 +127,7 @@ export async function* entryChunks(
 }
 
 /** Opens `path`, runs `body` with its descriptor and central directory, and closes it. */
-export function withZip<T>(path: string, body: (fd: number, entries: Map<string, ZipEntry>) => T): T {
+export function withZip<T>(path: string, body: (fd: number, entries: Map<string, ZipDirectoryEntry>) => T): T {
   const fd = openSync(path, 'r')
   try {
     return body(fd, zipEntries(fd))

@@ -4,7 +4,8 @@
  */
 import { crc32, deflateRawSync } from 'node:zlib'
 
-export interface ZipEntry {
+/** A file to write into a zip: its name and its bytes. */
+export interface ZipWriteEntry {
   name: string
   data: Uint8Array
 }
@@ -33,7 +34,7 @@ function writeEntryFields(header: Buffer, at: number, fields: EntryFields): void
   header.writeUInt16LE(fields.nameLength, at + 22)
 }
 
-export function buildZip(entries: readonly ZipEntry[]): Buffer {
+export function buildZip(entries: readonly ZipWriteEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0
