@@ -16,7 +16,8 @@ import type { LevelScheme } from '../levels/level-scheme.js'
 import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import type { SheetRowSource } from '../xlsx/sheet-row.js'
 import { HeaderFinder, type HeaderMatch } from './find-header-row.js'
-import { type PreprocessReport, RowPreprocessor } from './row-preprocessor.js'
+import type { PreprocessReport } from './preprocess-report.js'
+import { RowPreprocessor } from './row-preprocessor.js'
 
 export interface PreprocessRowsOptions {
   input: string

@@ -6,33 +6,20 @@
 import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import { stableRecordId } from '../../envs/grading/stable-record-id.js'
 import { type ColumnMapping, freeMetadataName, type MappedField } from '../contracts/column-mapping.js'
-import type { LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
+import type { FieldMetadata, LabelNote, ProcessedRecord } from '../contracts/processed-record.js'
 import { type CatalogueLevels, catalogueLevels } from '../levels/catalogue-levels.js'
 import type { LevelScheme } from '../levels/level-scheme.js'
 import { columnName } from '../xlsx/cell-reference.js'
-import { headerKey } from './find-header-row.js'
-import { cleanText, detectTrailingCode, normalizeName, normalizeType, stripTrailingCode } from './normalize-cell.js'
-
-const labelFields = ['level_1', 'level_2', 'level_3', 'level_4'] as const
-
-export interface PreprocessSource {
-  dataset: string
-  /** The input's base name (no directories: outputs must not depend on where the input lies). */
-  file: string
-  sha256: string
-  /** The first sheet read (`useSheet` moves on to others). */
-  sheet: string
-}
-
-/** One worksheet's share of the report. */
-export interface SheetReport {
-  sheet: string
-  /** The row that held the mapped headers (rows above it are titles and group headers). */
-  header_row: number
-  data_rows: number
-  blank_rows: number
-  subtotal_rows: number
-}
+import { mapHeader } from './map-header.js'
+import { cleanText, normalizeName } from './normalize-cell.js'
+import {
+  emptyPreprocessReport,
+  emptySheetReport,
+  type PreprocessReport,
+  type PreprocessSource,
+  type SheetReport,
+} from './preprocess-report.js'
+import { type CellValue, type Classification, labelFields, readLabels, readMetadata, valuelessCell } from './row-fields.js'
 
 export interface PreprocessOptions {
   source: PreprocessSource
@@ -47,30 +34,11 @@ export interface PreprocessOptions {
   levels?: LevelScheme
 }
 
-export interface PreprocessReport {
-  format: 'preprocess-report-v1'
-  dataset: string
-  source_file: string
-  source_sha256: string
-  sheet: string
-  data_rows: number
-  blank_rows: number
-  records: number
-  exact_duplicates: { count: number; rows: [kept: number, dropped: number][] }
-  skipped_empty_field_name: { count: number; rows: number[] }
-  trailing_codes: number
-  label_status: Record<string, number>
-  data_level: Record<string, number>
-  ignored_columns: string[]
-  /** Every sheet read, with its header row; sheets left out and why. */
-  sheets: SheetReport[]
-  skipped_sheets: { sheet: string; reason: string }[]
-  /** Rows with no field name that say 小计/合计/总计/subtotal/total: skipped. */
-  subtotal_rows: number
-  /** Labelled rows without a data level (kept, unusable for grading): their cells. */
-  labelled_without_level: { count: number; rows: string[] }
-  /** Rows hidden in Excel: read like any other; present only when there are some. */
-  hidden_rows?: { count: number; rows: string[] }
+/** What the duplicate check and the record read of a row. */
+interface RowLabels {
+  rowNumber: number
+  classification: Classification
+  level: string
 }
 
 /** A row's cell kinds (`xlsx/cell-kind.ts` letters; absent for CSV) and whether Excel hides it. */
@@ -97,7 +65,7 @@ export class RowPreprocessor {
   /** Record id → its position in the `first…` lists: the row where it was first seen, and its labels. */
   private readonly seen = new Map<string, number>()
   private readonly firstRows: number[] = []
-  private readonly firstClassifications: ProcessedRecord['classification'][] = []
+  private readonly firstClassifications: Classification[] = []
   private readonly firstLevels: string[] = []
   private readonly report: PreprocessReport
   private readonly levels: CatalogueLevels
@@ -110,30 +78,10 @@ export class RowPreprocessor {
     header: readonly string[],
     headerRow = 1,
   ) {
-    const { source } = options
     this.levels = catalogueLevels(options.levels)
-    this.sheet = source.sheet
-    this.sheetReport = { sheet: source.sheet, header_row: headerRow, data_rows: 0, blank_rows: 0, subtotal_rows: 0 }
-    this.report = {
-      format: 'preprocess-report-v1',
-      dataset: source.dataset,
-      source_file: source.file,
-      source_sha256: source.sha256,
-      sheet: source.sheet,
-      data_rows: 0,
-      blank_rows: 0,
-      records: 0,
-      exact_duplicates: { count: 0, rows: [] },
-      skipped_empty_field_name: { count: 0, rows: [] },
-      trailing_codes: 0,
-      label_status: {},
-      data_level: {},
-      ignored_columns: [],
-      sheets: [this.sheetReport],
-      skipped_sheets: [],
-      subtotal_rows: 0,
-      labelled_without_level: { count: 0, rows: [] },
-    }
+    this.sheet = options.source.sheet
+    this.sheetReport = emptySheetReport(options.source.sheet, headerRow)
+    this.report = emptyPreprocessReport(options.source, this.sheetReport)
     this.mapHeader(header, headerRow)
   }
 
@@ -141,7 +89,7 @@ export class RowPreprocessor {
   useSheet(sheet: string, header: readonly string[], headerRow: number): boolean {
     const before = this.issueCount
     this.sheet = sheet
-    this.sheetReport = { sheet, header_row: headerRow, data_rows: 0, blank_rows: 0, subtotal_rows: 0 }
+    this.sheetReport = emptySheetReport(sheet, headerRow)
     this.report.sheets.push(this.sheetReport)
     this.mapHeader(header, headerRow)
     return this.issueCount === before
@@ -153,42 +101,15 @@ export class RowPreprocessor {
   }
 
   private mapHeader(header: readonly string[], headerRow: number): void {
-    const { mapping } = this.options
+    const { found, problems, unmapped } = mapHeader(header, this.options.mapping, headerRow)
+    for (const { code, header: text, message } of problems) this.issue(code, this.where(headerRow, text), message)
     this.columns.clear()
     this.headers.clear()
-    // Headers compare with whitespace collapsed (a bilingual `字段名\nField Name` is `字段名 Field Name`).
-    const positions = new Map<string, number>()
-    const repeats = new Map<string, number>()
-    header.forEach((raw, index) => {
-      const text = headerKey(raw)
-      if (!text) return
-      if (positions.has(text)) repeats.set(text, repeats.get(text) ?? index)
-      else positions.set(text, index)
-    })
-    for (const [text, field] of mapping) {
-      const key = headerKey(text)
-      const index = positions.get(key)
-      // A repeated header matters only when it is mapped: which of its columns is meant cannot be told.
-      if (index !== undefined && repeats.has(key))
-        this.issue(
-          'duplicate_header',
-          this.where(headerRow, key),
-          `mapped header "${key}" appears in columns ${index + 1} and ${(repeats.get(key) as number) + 1}: rename one of them`,
-        )
-      if (index === undefined) {
-        this.issue(
-          'missing_column',
-          this.where(headerRow, key),
-          `mapped column "${key}" (${field}) is not in the header row (row ${headerRow}); headers are: ${[...positions.keys()].join(', ')}`,
-        )
-      } else {
-        this.columns.set(field, index)
-        this.headers.set(field, key)
-      }
+    for (const { field, index, header: text } of found) {
+      this.columns.set(field, index)
+      this.headers.set(field, text)
     }
-    const mapped = new Set([...mapping.keys()].map(headerKey))
-    for (const text of positions.keys())
-      if (!mapped.has(text) && !this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
+    for (const text of unmapped) if (!this.report.ignored_columns.includes(text)) this.report.ignored_columns.push(text)
     this.freeFields.length = 0
     for (const field of this.columns.keys()) {
       const name = freeMetadataName(field)
@@ -225,122 +146,121 @@ export class RowPreprocessor {
     const index = this.columns.get(field)
     if (index === undefined) return ''
     const raw = cells[index] ?? ''
-    const kind = kinds?.[index]
-    if (kind === 'f' || kind === 'e') {
-      const where = `${this.where(rowNumber, this.headers.get(field))} (column ${columnName(index)})`
-      if (kind === 'f')
-        this.issue(
-          'formula_without_value',
-          where,
-          'a formula without a cached value (open the file in Excel or LibreOffice and save it, or paste values)',
-        )
-      else
-        this.issue(
-          'error_cell',
-          where,
-          `the cell holds the Excel error ${raw} (a broken formula or lookup): fix it or clear the cell, then run again`,
-        )
-      return ''
-    }
-    return cleanText(raw)
+    const problem = valuelessCell(kinds?.[index], raw)
+    if (!problem) return cleanText(raw)
+    this.issue(problem.code, `${this.where(rowNumber, this.headers.get(field))} (column ${columnName(index)})`, problem.message)
+    return ''
   }
 
+  /** One data row: counted, checked, and made a record unless it is blank, a subtotal, a repeat or has issues. */
   add(rowNumber: number, cells: readonly string[], extras: RowExtras = {}): void {
-    if (extras.hidden) {
-      this.report.hidden_rows ??= { count: 0, rows: [] }
-      this.report.hidden_rows.count++
-      if (this.report.hidden_rows.rows.length < maxIssues) this.report.hidden_rows.rows.push(this.where(rowNumber))
-    }
-    if (cells.every((cell) => cell.trim() === '')) {
-      this.report.blank_rows++
-      this.sheetReport.blank_rows++
-      return
-    }
+    if (extras.hidden) this.noteHidden(rowNumber)
+    if (this.skipBlank(cells)) return
     const issuesBefore = this.issueCount
-    const value = (field: MappedField) => this.cell(cells, field, rowNumber, extras.kinds)
+    const value: CellValue = (field) => this.cell(cells, field, rowNumber, extras.kinds)
     const fieldName = value('field_name')
-    if ((!fieldName || subtotal.test(fieldName)) && cells.some((cell) => subtotal.test(cell.trim()))) {
-      this.report.subtotal_rows++
-      this.sheetReport.subtotal_rows++
-      return
-    }
+    if (this.skipSubtotal(fieldName, cells)) return
     this.report.data_rows++
     this.sheetReport.data_rows++
     if (!fieldName) {
-      if (this.options.skipEmptyFieldName) {
-        this.report.skipped_empty_field_name.count++
-        this.report.skipped_empty_field_name.rows.push(rowNumber)
-      } else this.issue('empty_field_name', this.where(rowNumber, this.headers.get('field_name')), 'field_name is empty')
+      this.emptyFieldName(rowNumber)
       return
     }
-    // A merged 表名 cell holds its text in its first row only: the other rows read blank.
-    const tableName = value('table_name')
-    if (!tableName && this.columns.has('table_name')) {
-      this.issue(
-        'empty_table_name',
-        this.where(rowNumber, this.headers.get('table_name')),
-        'table_name is empty (a blank or merged cell): every row needs its own table name',
-      )
-      return
-    }
-    const rawLevel = value('data_level')
-    const level = this.levels.read(rawLevel)
-    if (typeof level !== 'string') {
-      this.issue('unknown_level', this.where(rowNumber, this.headers.get('data_level')), level.problem)
-      return
-    }
-    const classification = { level_1: '', level_2: '', level_3: '', level_4: '' }
-    const notes: LabelNote[] = []
-    for (const field of labelFields) {
-      let label = value(field)
-      const code = detectTrailingCode(label)
-      if (code) {
-        if (this.options.stripTrailingCodes !== false) {
-          notes.push({ field, code, action: 'stripped', written: label })
-          label = stripTrailingCode(label)
-        } else notes.push({ field, code, action: 'kept' })
-      }
-      classification[field] = label
-    }
+    const tableName = this.tableName(value, rowNumber)
+    if (tableName === undefined) return
+    const level = this.dataLevel(value, rowNumber)
+    if (level === undefined) return
+    const { classification, notes } = readLabels(value, this.options.stripTrailingCodes !== false)
     if (this.issueCount > issuesBefore) return
-    const metadata = {
-      database_name: value('database_name'),
-      database_description: value('database_description'),
-      table_name: tableName,
-      table_description: value('table_description'),
-      field_name: fieldName,
-      field_description: value('field_description'),
-      field_type: normalizeType(value('field_type')),
-      value: '',
-      // Only when mapped, so records of mappings without it keep their bytes.
-      ...(this.columns.has('sample_values') ? { sample_values: value('sample_values') } : {}),
-    }
-    for (const [name, field] of this.freeFields) (metadata as Record<string, string>)[name] = value(field)
+    const metadata = readMetadata(value, {
+      tableName,
+      fieldName,
+      sampleValues: this.columns.has('sample_values'),
+      freeFields: this.freeFields,
+    })
     // The id is a hash of the cleaned database, table and field names (which cleaning leaves unchanged),
     // so equal ids are equal identities: it keys the duplicate check without a second identity string.
-    const { source } = this.options
-    const id = stableRecordId(source.dataset, metadata)
+    const id = stableRecordId(this.options.source.dataset, metadata)
+    if (this.isRepeat(id, { rowNumber, metadata, classification, level })) return
+    this.keep({ id, rowNumber, metadata, classification, level, notes })
+  }
+
+  private noteHidden(rowNumber: number): void {
+    this.report.hidden_rows ??= { count: 0, rows: [] }
+    this.report.hidden_rows.count++
+    if (this.report.hidden_rows.rows.length < maxIssues) this.report.hidden_rows.rows.push(this.where(rowNumber))
+  }
+
+  private skipBlank(cells: readonly string[]): boolean {
+    if (!cells.every((cell) => cell.trim() === '')) return false
+    this.report.blank_rows++
+    this.sheetReport.blank_rows++
+    return true
+  }
+
+  private skipSubtotal(fieldName: string, cells: readonly string[]): boolean {
+    if (!((!fieldName || subtotal.test(fieldName)) && cells.some((cell) => subtotal.test(cell.trim())))) return false
+    this.report.subtotal_rows++
+    this.sheetReport.subtotal_rows++
+    return true
+  }
+
+  private emptyFieldName(rowNumber: number): void {
+    if (this.options.skipEmptyFieldName) {
+      this.report.skipped_empty_field_name.count++
+      this.report.skipped_empty_field_name.rows.push(rowNumber)
+    } else this.issue('empty_field_name', this.where(rowNumber, this.headers.get('field_name')), 'field_name is empty')
+  }
+
+  /** The row's table name; `undefined` (an issue) when it is mapped and blank. */
+  private tableName(value: CellValue, rowNumber: number): string | undefined {
+    // A merged 表名 cell holds its text in its first row only: the other rows read blank.
+    const tableName = value('table_name')
+    if (tableName || !this.columns.has('table_name')) return tableName
+    const where = this.where(rowNumber, this.headers.get('table_name'))
+    this.issue('empty_table_name', where, 'table_name is empty (a blank or merged cell): every row needs its own table name')
+    return undefined
+  }
+
+  /** The row's data level by the standard's level map; `undefined` (an issue) when it is not one. */
+  private dataLevel(value: CellValue, rowNumber: number): string | undefined {
+    const level = this.levels.read(value('data_level'))
+    if (typeof level === 'string') return level
+    this.issue('unknown_level', this.where(rowNumber, this.headers.get('data_level')), level.problem)
+    return undefined
+  }
+
+  /** Whether a record with this id was seen: an exact duplicate is counted, a differently labelled one is an issue. */
+  private isRepeat(id: string, row: RowLabels & { metadata: FieldMetadata }): boolean {
     const previous = this.seen.get(id)
-    if (previous !== undefined) {
-      const firstRow = this.firstRows[previous] as number
-      const labels = this.firstClassifications[previous] as ProcessedRecord['classification']
-      const same = this.firstLevels[previous] === level && labelFields.every((field) => labels[field] === classification[field])
-      if (same) {
-        this.report.exact_duplicates.count++
-        this.report.exact_duplicates.rows.push([firstRow, rowNumber])
-      } else {
-        this.issue(
-          'conflicting_duplicate',
-          this.where(rowNumber, this.headers.get('field_name')),
-          `${metadata.database_name}.${metadata.table_name}.${fieldName} is labelled differently in rows ${firstRow} and ${rowNumber}`,
-        )
-      }
-      return
+    if (previous === undefined) {
+      this.seen.set(id, this.firstRows.length)
+      this.firstRows.push(row.rowNumber)
+      this.firstClassifications.push(row.classification)
+      this.firstLevels.push(row.level)
+      return false
     }
-    this.seen.set(id, this.firstRows.length)
-    this.firstRows.push(rowNumber)
-    this.firstClassifications.push(classification)
-    this.firstLevels.push(level)
+    const firstRow = this.firstRows[previous] as number
+    const labels = this.firstClassifications[previous] as Classification
+    const same =
+      this.firstLevels[previous] === row.level && labelFields.every((field) => labels[field] === row.classification[field])
+    if (same) {
+      this.report.exact_duplicates.count++
+      this.report.exact_duplicates.rows.push([firstRow, row.rowNumber])
+    } else {
+      const { database_name, table_name, field_name } = row.metadata
+      this.issue(
+        'conflicting_duplicate',
+        this.where(row.rowNumber, this.headers.get('field_name')),
+        `${database_name}.${table_name}.${field_name} is labelled differently in rows ${firstRow} and ${row.rowNumber}`,
+      )
+    }
+    return true
+  }
+
+  /** Counts a new record in the report and hands it on (or keeps it). */
+  private keep(row: RowLabels & { id: string; metadata: FieldMetadata; notes: LabelNote[] }): void {
+    const { classification, level, rowNumber } = row
     const labeled = labelFields.some((field) => classification[field] !== '')
     if (labeled && level === '' && this.columns.has('data_level')) {
       this.report.labelled_without_level.count++
@@ -349,16 +269,17 @@ export class RowPreprocessor {
     }
     this.count(this.report.label_status, labeled ? 'labeled' : 'unlabeled')
     this.count(this.report.data_level, level || '<empty>')
-    this.report.trailing_codes += notes.length
+    this.report.trailing_codes += row.notes.length
     this.recordCount++
+    const { source } = this.options
     const record: ProcessedRecord = {
-      id,
-      key: normalizeName(fieldName),
+      id: row.id,
+      key: normalizeName(row.metadata.field_name),
       label_status: labeled ? 'labeled' : 'unlabeled',
-      metadata,
+      metadata: row.metadata,
       classification,
       data_level: level,
-      ...(notes.length > 0 ? { label_notes: notes } : {}),
+      ...(row.notes.length > 0 ? { label_notes: row.notes } : {}),
       provenance: { source_file: source.file, source_sha256: source.sha256, sheet: this.sheet, row: rowNumber },
     }
     if (this.options.onRecord) this.options.onRecord(record)

@@ -22,9 +22,9 @@ import { detectInputFormat } from '../xlsx/detect-input-format.js'
 import type { SheetRowSource } from '../xlsx/sheet-row.js'
 import type { CsvEncoding } from './decode-csv-bytes.js'
 import type { CsvDelimiter } from './detect-delimiter.js'
+import type { PreprocessReport } from './preprocess-report.js'
 import { type PreprocessRowsOptions, preprocessRows } from './preprocess-rows.js'
 import { type CsvOptions, readCsvRows } from './read-csv-rows.js'
-import type { PreprocessReport } from './row-preprocessor.js'
 
 export interface RunPreprocessOptions {
   input: string
