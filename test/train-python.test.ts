@@ -23,7 +23,7 @@ describe('python/tests_train under the RL Python', () => {
     })
     const output = `${result.stdout}${result.stderr}`
     expect(result.status, output).toBe(0)
-    expect(output).toMatch(/Ran 21 tests/)
+    expect(output).toMatch(/Ran 22 tests/)
     expect(output).toMatch(/test_train_grpo_exits_3_on_an_old_trl_before_loading_anything .*\.\.\. ok/)
   }, 480_000)
 })
