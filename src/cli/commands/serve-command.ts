@@ -70,7 +70,7 @@ function serverOptionsFrom(flags: ServeFlags): ServerOptions {
   try {
     return parseServerOptionsFrom(flags)
   } catch (error) {
-    if (!(error instanceof InvalidInputError) || error.code !== 'invalid_server_options') throw error
+    if (!InvalidInputError.isInstance(error) || error.code !== 'invalid_server_options') throw error
     const issues = ((error.details?.issues ?? []) as InputIssue[]).map((issue) => ({ ...issue, path: flagOf(issue.path) }))
     throw new InvalidInputError({
       code: 'invalid_server_options',
