@@ -5,32 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { agentErrorCodes } from '../src/agent/agent-error-codes.js'
-import { chatErrorCodes } from '../src/chat/chat-error-codes.js'
-import { cliErrorCodes } from '../src/cli/cli-error-codes.js'
-import { clientErrorCodes } from '../src/client/client-error-codes.js'
-import { coreErrorCodes } from '../src/core/errors/core-error-codes.js'
-import { envsErrorCodes } from '../src/envs/envs-error-codes.js'
-import { evalErrorCodes } from '../src/eval/eval-error-codes.js'
-import { ioErrorCodes } from '../src/io/io-error-codes.js'
-import { releaseErrorCodes } from '../src/release/release-error-codes.js'
-import { serverErrorCodes } from '../src/server/server-error-codes.js'
-import { trainErrorCodes } from '../src/train/train-error-codes.js'
+import { layerErrorCodes } from './support/layer-error-codes.js'
 import { repositoryRoot } from './support/run-cli.js'
 
-const lists: Record<string, readonly string[]> = {
-  agent: agentErrorCodes,
-  chat: chatErrorCodes,
-  cli: cliErrorCodes,
-  client: clientErrorCodes,
-  core: coreErrorCodes,
-  envs: envsErrorCodes,
-  eval: evalErrorCodes,
-  io: ioErrorCodes,
-  release: releaseErrorCodes,
-  server: serverErrorCodes,
-  train: trainErrorCodes,
-}
+const lists = layerErrorCodes
 const src = join(repositoryRoot, 'src')
 const layers = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())
 

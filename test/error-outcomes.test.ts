@@ -3,38 +3,16 @@
  * and the table lists nothing else; the server's status and the CLI's exit follow the table by code.
  */
 import { describe, expect, it } from 'vitest'
-import { agentErrorCodes } from '../src/agent/agent-error-codes.js'
-import { chatErrorCodes } from '../src/chat/chat-error-codes.js'
-import { cliErrorCodes } from '../src/cli/cli-error-codes.js'
-import { clientErrorCodes } from '../src/client/client-error-codes.js'
-import { coreErrorCodes } from '../src/core/errors/core-error-codes.js'
 import { errorOutcomeOf, errorOutcomeTable, outcomeOfCode } from '../src/core/errors/error-outcomes.js'
 import { InvalidInputError } from '../src/core/errors/invalid-input-error.js'
 import { ReleaseOpsError } from '../src/core/errors/release-ops-error.js'
 import { UnknownNameError } from '../src/core/errors/unknown-name-error.js'
-import { envsErrorCodes } from '../src/envs/envs-error-codes.js'
-import { evalErrorCodes } from '../src/eval/eval-error-codes.js'
-import { ioErrorCodes } from '../src/io/io-error-codes.js'
-import { releaseErrorCodes } from '../src/release/release-error-codes.js'
 import { HttpError, httpStatusOf, wsErrorData } from '../src/server/http/http-errors.js'
-import { serverErrorCodes } from '../src/server/server-error-codes.js'
 import { CapacityReachedError, UnknownSessionError } from '../src/server/session/session-errors.js'
-import { trainErrorCodes } from '../src/train/train-error-codes.js'
 import { TrainingStateError } from '../src/train/training-errors.js'
+import { layerErrorCodes } from './support/layer-error-codes.js'
 
-const lists: Record<string, readonly string[]> = {
-  agent: agentErrorCodes,
-  chat: chatErrorCodes,
-  cli: cliErrorCodes,
-  client: clientErrorCodes,
-  core: coreErrorCodes,
-  envs: envsErrorCodes,
-  eval: evalErrorCodes,
-  io: ioErrorCodes,
-  release: releaseErrorCodes,
-  server: serverErrorCodes,
-  train: trainErrorCodes,
-}
+const lists = layerErrorCodes
 
 describe('the error outcome table', () => {
   it("holds each layer's codes, and only those", () => {
