@@ -50,7 +50,8 @@ function pythonCompatible(value: unknown): unknown {
 }
 
 function stripHelper(text: unknown, mode: StripMode, chars?: unknown): string {
-  if (typeof text !== 'string') throw new Error(`'${typeof text}' object has no attribute '${mode}'`)
+  if (typeof text !== 'string')
+    throw new ReleaseOpsError({ code: 'template_error', message: `'${typeof text}' object has no attribute '${mode}'` })
   return pythonStrip(text, mode, typeof chars === 'string' ? chars : null)
 }
 

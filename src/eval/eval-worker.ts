@@ -1,5 +1,6 @@
 /** @module eval: a worker thread that runs episode tasks the main thread hands out in chunks. */
 import { parentPort, workerData } from 'node:worker_threads'
+import { InternalInvariantError } from '../core/errors/internal-invariant-error.js'
 import { envRegistry, policyRegistry } from '../envs/index.js'
 import type { EvalWorkerData, FromWorker, ToWorker } from './eval-worker-protocol.js'
 import { encodeRecords, transferables } from './record-batch.js'
@@ -7,7 +8,7 @@ import { createEpisodeRunner } from './run-episodes.js'
 
 const data = workerData as EvalWorkerData
 const port = parentPort
-if (!port) throw new Error('eval-worker must run in a worker thread')
+if (!port) throw new InternalInvariantError('eval-worker must run in a worker thread')
 
 const runTask = createEpisodeRunner({
   envId: data.envId,

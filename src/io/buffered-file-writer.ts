@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, writeSync } from 'node:fs'
+import { InternalInvariantError } from '../core/errors/internal-invariant-error.js'
 
 export class BufferedFileWriter {
   private readonly descriptor: number
@@ -58,7 +59,7 @@ export class BufferedFileWriter {
 
   /** The SHA-256 of everything written (after `close`). */
   sha256(): string {
-    if (this.digest === undefined) throw new Error('the file is still open')
+    if (this.digest === undefined) throw new InternalInvariantError('the file is still open')
     return this.digest
   }
 }

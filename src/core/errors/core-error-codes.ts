@@ -4,6 +4,7 @@ export const coreErrorCodes = [
   'duplicate_env_id',
   'duplicate_policy',
   'env_not_auditable',
+  'internal_invariant',
   'invalid_env_id',
   'invalid_input',
   'invalid_reset_options',

@@ -1,6 +1,7 @@
 export { type CoreErrorCode, coreErrorCodes } from './core-error-codes.js'
 export { carriedCode, type ErrorCode, type ErrorCodesByLayer } from './error-code.js'
 export { type ErrorOutcome, errorOutcomeOf, outcomeOfCode } from './error-outcomes.js'
+export { InternalInvariantError } from './internal-invariant-error.js'
 export { type InputIssue, InvalidInputError } from './invalid-input-error.js'
 export { ReleaseOpsError, type ReleaseOpsErrorOptions } from './release-ops-error.js'
 export { ResetNeededError } from './reset-needed-error.js'

@@ -8,6 +8,7 @@
  * Framework-free and pure, like the rest of the audit.
  */
 import type { Env, Observation, ResetParams } from '../env/env-api.js'
+import { InternalInvariantError } from '../errors/internal-invariant-error.js'
 import type { AuditStrategy } from './exploit-audit.js'
 import { type AuditPlay, playAuditEpisode, playAuditEpisodeResult } from './play-audit-episode.js'
 
@@ -56,7 +57,8 @@ export function fitMemoriser<O extends Observation>(env: Env<O>, options: Memori
     lookup,
     play(index, reset) {
       const key = (options.keys[index] ?? []).find((item) => best.has(item))
-      if (key === undefined) throw new Error(`The memoriser saw none of the keys of audited reset ${index} in training.`)
+      if (key === undefined)
+        throw new InternalInvariantError(`The memoriser saw none of the keys of audited reset ${index} in training.`)
       return playAuditEpisodeResult(env, policies[best.get(key) as number] as never, reset)
     },
   }

@@ -4,6 +4,7 @@
  * searches first) and the random answer (a uniform choice and level per episode, seeded). Served by the
  * scripted OpenAI-compatible server, they answer in text as a model does.
  */
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { generatorPolicy, type Policy } from '../../core/policy/policy.js'
 import type { PythonRandom } from '../../core/python/python-random.js'
 import { finalResponseAction, type GradingObservation } from '../../envs/grading/grading-env.js'
@@ -23,7 +24,7 @@ export function majorityLabel(
     counts.set(key, (counts.get(key) ?? 0) + 1)
   }
   const [best] = [...counts].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1))
-  if (!best) throw new Error('majorityLabel needs at least one row')
+  if (!best) throw new InternalInvariantError('majorityLabel needs at least one row')
   const [categoryId, level] = best[0].split('\u0000') as [string, string]
   return { categoryId, level }
 }

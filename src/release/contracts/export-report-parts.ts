@@ -3,6 +3,7 @@
  * trajectories, mixtures), built in one place so the kinds cannot drift apart: the task's identity, the
  * hashes of the inputs, the label-gap refusal, and the published-release block with every artifact's hash.
  */
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import type { LoadedTask } from '../inputs/load-task-files.js'
@@ -36,7 +37,7 @@ export function publishedRelease(splits: Readonly<Record<string, { parquet_sha25
   const artifacts: Record<string, string> = {}
   for (const split of splitNames) {
     const written = splits[split]
-    if (!written) throw new Error(`no ${split} split to publish`)
+    if (!written) throw new InternalInvariantError(`no ${split} split to publish`)
     artifacts[`${split}.parquet`] = written.parquet_sha256
   }
   return { status: 'passed', published: true, artifacts_sha256: artifacts }

@@ -11,6 +11,7 @@
 import { brotliCompressSync, constants } from 'node:zlib'
 import type { ColumnChunk, RowGroup } from 'hyparquet'
 import { ByteWriter } from 'hyparquet-writer'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { compileColumns } from './compiled-columns.js'
 import { writePageHeader, writeRleBitPackedHybrid } from './hyparquet-internals.js'
 import { ParquetFile } from './parquet-file.js'
@@ -35,7 +36,7 @@ function countValues(bytes: ArrayBuffer, start: number, end: number): number {
     position += 4 + view.getUint32(position, true)
     count++
   }
-  if (position !== end) throw new Error('a PLAIN value runs past its page')
+  if (position !== end) throw new InternalInvariantError('a PLAIN value runs past its page')
   return count
 }
 
@@ -60,11 +61,11 @@ interface LeafColumn {
 function fixedLeaves(layout: FixedShapeColumns): LeafColumn[] {
   return compileColumns(layout.columns).leaves.map((leaf) => {
     const where = leaf.path.join('.')
-    if (leaf.kind !== 'string') throw new Error(`fixed-shape column ${where} is ${leaf.kind}, not a string`)
-    if (leaf.maxRepetition > 1) throw new Error(`fixed-shape column ${where} is a list inside a list`)
+    if (leaf.kind !== 'string') throw new InternalInvariantError(`fixed-shape column ${where} is ${leaf.kind}, not a string`)
+    if (leaf.maxRepetition > 1) throw new InternalInvariantError(`fixed-shape column ${where} is a list inside a list`)
     const length = leaf.maxRepetition === 0 ? 1 : layout.listLengths[leaf.path[0] as string]
     if (length === undefined || !Number.isInteger(length) || length < 1)
-      throw new Error(`fixed-shape list ${leaf.path[0]} needs a positive entry count`)
+      throw new InternalInvariantError(`fixed-shape list ${leaf.path[0]} needs a positive entry count`)
     return { path: leaf.path, maxDefinition: leaf.maxDefinition, maxRepetition: leaf.maxRepetition, valuesPerRow: length }
   })
 }
@@ -101,7 +102,9 @@ export class FixedShapeParquetWriter {
   /** Writes one batch as one row group. */
   writeRowGroup(batch: ColumnBatch): void {
     if (batch.columns.length !== this.leaves.length)
-      throw new Error(`a batch of ${batch.columns.length} columns for a schema of ${this.leaves.length} leaf columns`)
+      throw new InternalInvariantError(
+        `a batch of ${batch.columns.length} columns for a schema of ${this.leaves.length} leaf columns`,
+      )
     if (batch.rows === 0) return
     const groupStart = this.file.offset
     const chunks: ColumnChunk[] = []
@@ -109,7 +112,7 @@ export class FixedShapeParquetWriter {
     this.leaves.forEach((leaf, index) => {
       const column = batch.columns[index] as ColumnBatch['columns'][number]
       if (column.rowEnds.length !== batch.rows || column.rowEnds[batch.rows - 1] !== column.length)
-        throw new Error(`column ${leaf.path.join('.')} does not hold ${batch.rows} rows`)
+        throw new InternalInvariantError(`column ${leaf.path.join('.')} does not hold ${batch.rows} rows`)
       const chunkStart = this.file.offset
       let uncompressed = 0
       let firstRow = 0
@@ -123,7 +126,9 @@ export class FixedShapeParquetWriter {
         const values = new Uint8Array(column.bytes, pageStart, pageEnd - pageStart)
         const count = countValues(column.bytes, pageStart, pageEnd)
         if (count !== rows * leaf.valuesPerRow)
-          throw new Error(`column ${leaf.path.join('.')} holds ${count} values in ${rows} rows, not ${leaf.valuesPerRow} a row`)
+          throw new InternalInvariantError(
+            `column ${leaf.path.join('.')} holds ${count} values in ${rows} rows, not ${leaf.valuesPerRow} a row`,
+          )
         const levels = pageLevels(leaf, rows)
         const compressed = compress(values)
         const header = new ByteWriter(64)

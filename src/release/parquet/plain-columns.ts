@@ -3,6 +3,7 @@
  * leaf column holding each value as a 4-byte little-endian length and its UTF-8 bytes, plus the byte end of
  * every row. A batch is transferable: one thread can build while another compresses and writes.
  */
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 
 export interface PlainColumn {
   bytes: ArrayBuffer
@@ -123,10 +124,10 @@ export class PlainColumnsBuilder {
   repeatPreviousRow(column: number): void {
     const target = this.columns[column] as ColumnBuffer
     const ends = target.rowEnds
-    if (ends.length === 0 || target.open !== -1) throw new Error('no previous row to repeat, or a value is open')
+    if (ends.length === 0 || target.open !== -1) throw new InternalInvariantError('no previous row to repeat, or a value is open')
     const end = ends[ends.length - 1] as number
     const start = ends.length > 1 ? (ends[ends.length - 2] as number) : 0
-    if (target.position !== end) throw new Error('the row already holds values in this column')
+    if (target.position !== end) throw new InternalInvariantError('the row already holds values in this column')
     target.room(end - start)
     target.buffer.copyWithin(target.position, start, end)
     target.position += end - start
@@ -134,7 +135,7 @@ export class PlainColumnsBuilder {
 
   endRow(): void {
     for (const column of this.columns) {
-      if (column.open !== -1) throw new Error('a value is still open at the end of the row')
+      if (column.open !== -1) throw new InternalInvariantError('a value is still open at the end of the row')
       column.rowEnds.push(column.position)
     }
     this.rows++

@@ -6,6 +6,7 @@
  * compile time (a schema change then fails loudly in the tests instead of checking less).
  */
 import { z } from 'zod'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 
 type Check = (value: unknown) => boolean
 
@@ -57,7 +58,7 @@ function discriminatorOf(variants: readonly JsonSchema[]): string | undefined {
 
 function compile(schema: JsonSchema, path: string): Check {
   for (const key of Object.keys(schema))
-    if (!known.has(key)) throw new Error(`compiled row check: ${path} uses unsupported keyword ${key}`)
+    if (!known.has(key)) throw new InternalInvariantError(`compiled row check: ${path} uses unsupported keyword ${key}`)
   const checks: Check[] = []
   const variants = schema.oneOf ?? schema.anyOf
   if (variants) {
@@ -115,7 +116,7 @@ function compile(schema: JsonSchema, path: string): Check {
       const other: Check | undefined =
         extra === false ? undefined : extra === true || extra === undefined ? () => true : compile(extra, `${path}.*`)
       if (schema.propertyNames && schema.propertyNames.type !== 'string')
-        throw new Error(`compiled row check: ${path} has non-string propertyNames`)
+        throw new InternalInvariantError(`compiled row check: ${path} has non-string propertyNames`)
       checks.push((value) => {
         if (!isObject(value)) return false
         for (const key of required) if (value[key] === undefined) return false
@@ -132,7 +133,7 @@ function compile(schema: JsonSchema, path: string): Check {
       break
     }
     default:
-      throw new Error(`compiled row check: ${path} has unsupported type ${schema.type}`)
+      throw new InternalInvariantError(`compiled row check: ${path} has unsupported type ${schema.type}`)
   }
   if ('const' in schema) checks.push((value) => value === schema.const)
   if (schema.enum) {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import type { ChatTool } from '../../chat/chat-message.js'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { mergeShapes, type ParquetField, type ParquetShape, shapeFromJsonSchema, shapeOfValue } from '../parquet/parquet-shape.js'
 import { trajectoryRowSchema } from './trajectory-row.js'
@@ -28,6 +29,6 @@ export function trajectoryColumns(options: { tools: readonly ChatTool[]; metadat
     ['$.metadata', { kind: 'struct', fields: options.metadataFields.map((name) => ({ name, shape: { kind: 'string' } })) }],
   ])
   const shape = shapeFromJsonSchema(z.toJSONSchema(trajectoryRowSchema, { io: 'output' }) as never, { overrides })
-  if (shape.kind !== 'struct') throw new Error('the row schema is not an object')
+  if (shape.kind !== 'struct') throw new InternalInvariantError('the row schema is not an object')
   return [...shape.fields]
 }

@@ -5,6 +5,7 @@
  * can be started ahead of their jobs (`SftWriters.start`), so their start-up overlaps work still to be done here.
  */
 import type { Worker } from 'node:worker_threads'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { LegacyPromptBuilder } from '../../envs/grading/legacy/legacy-prompts.js'
 import type { SplitName } from '../contracts/canonical-record.js'
@@ -94,7 +95,7 @@ export class SftWriters {
 
   /** Marks the writers as given their jobs (each pair serves one export). */
   take(): this {
-    if (this.used) throw new Error('these SFT writers have already served an export')
+    if (this.used) throw new InternalInvariantError('these SFT writers have already served an export')
     this.used = true
     return this
   }

@@ -6,6 +6,7 @@
  * tools really were called, and rewards are the env's.
  */
 import type { Env, Observation, ResetParams, ResetResult, StepResult, ToolCall } from '../../core/env/env-api.js'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { EnvRegistry, type MakeEnvOptions } from '../../core/registry/env-registry.js'
 import { EnvWrapper } from '../../core/wrappers/env-wrapper.js'
 
@@ -165,7 +166,7 @@ export class CountingEnvRegistry extends EnvRegistry {
   }
 
   override register(): void {
-    throw new Error('Register envs on the wrapped registry.')
+    throw new InternalInvariantError('Register envs on the wrapped registry.')
   }
 
   override ids(): string[] {

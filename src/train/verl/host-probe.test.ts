@@ -31,7 +31,9 @@ describe('host gate and versions', () => {
       { name: 'NVIDIA H200', memory_mib: 143771, driver: '570.86.15' },
       { name: 'NVIDIA H200', memory_mib: 143771, driver: '570.86.15' },
     ])
-    expect(() => parseNvidiaSmi('NVIDIA H200, [N/A], 570\n')).toThrow(/unreadable nvidia-smi line/)
+    expect(() => parseNvidiaSmi('NVIDIA H200, [N/A], 570\n')).toThrow(
+      expect.objectContaining({ code: 'bad_reply', message: expect.stringMatching(/unreadable nvidia-smi line/) }),
+    )
   })
 
   it('passes a matching host and names every shortfall of one that does not match', () => {

@@ -5,6 +5,7 @@
  * check with its reason, never an assumed value.
  */
 import { spawnSync } from 'node:child_process'
+import { ReleaseOpsError } from '../../core/errors/release-ops-error.js'
 import { type CheckResult, compareVersions } from './verl-patches.js'
 
 export interface GpuFact {
@@ -90,7 +91,8 @@ export function parseNvidiaSmi(text: string): GpuFact[] {
     .map((line) => {
       const [name = '', memory = '', driver = ''] = line.split(',').map((part) => part.trim())
       const memory_mib = Number.parseFloat(memory)
-      if (!name || !Number.isFinite(memory_mib) || !driver) throw new Error(`unreadable nvidia-smi line: ${line}`)
+      if (!name || !Number.isFinite(memory_mib) || !driver)
+        throw new ReleaseOpsError({ code: 'bad_reply', message: `unreadable nvidia-smi line: ${line}` })
       return { name, memory_mib, driver }
     })
 }

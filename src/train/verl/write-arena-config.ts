@@ -10,6 +10,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { envTools, initialMessages } from '../../agent/episode-prompt.js'
+import { InternalInvariantError } from '../../core/errors/internal-invariant-error.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { envRegistry, makeEnv } from '../../envs/index.js'
 import { isNonEmptyDirectory, outputExistsError, publishDirectory } from '../../io/publish-directory.js'
@@ -71,7 +72,7 @@ const arenaRowColumns = fieldsOf({
 /** The VeRL rows of one Arena split: the first observation rendered by the env itself, as an eval sees it. */
 function arenaRows(split: string): Record<string, unknown>[] {
   const dataset = envRegistry.get(arenaEnvId).dataset
-  if (!dataset) throw new Error(`${arenaEnvId} has no dataset`)
+  if (!dataset) throw new InternalInvariantError(`${arenaEnvId} has no dataset`)
   const env = makeEnv(arenaEnvId)
   return dataset.rows(split).map((row, index) => {
     const reset = dataset.toResetParams(row)
