@@ -100,6 +100,7 @@ describe('eval jobs', () => {
     expect(cancel.status).toBe(200)
     const job = await finished()
     expect(job.state).toBe('cancelled')
+    expect(job.error).toEqual({ code: 'eval_cancelled', message: 'cancelled' })
     expect((await server.call('/api/eval/cancel', { method: 'POST' })).status).toBe(409)
   })
 

@@ -9,6 +9,7 @@ export const evalErrorCodes = [
   'endpoint_status',
   'endpoint_unreachable',
   'episodes_file_exists',
+  'eval_cancelled',
   'eval_running',
   'gate_bounds_not_formal',
   'invalid_compare_input',

@@ -12,6 +12,7 @@ import type { DatasetRow } from '../core/env/env-dataset.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { buildSummary, type EvalSummary } from './build-summary.js'
 import { episodeLine } from './episode-record.js'
+import { evalCancelled } from './eval-job-error.js'
 import type { EvalJobRequest } from './eval-job-request.js'
 import type { EvalJobCounts } from './eval-job-verdict.js'
 import { buildLlmSummary } from './llm-summary.js'
@@ -61,7 +62,7 @@ async function runPolicies(job: EvalJobWork): Promise<{ summary: EvalSummary; co
     chunkSize: 50,
     onProgress: (done) => job.onDone(done),
   })
-  if (job.signal.aborted) throw new Error('cancelled')
+  if (job.signal.aborted) throw evalCancelled()
   await writeLines(join(job.folder, 'episodes.jsonl'), records.map(episodeLine))
   return { summary: buildSummary(records, job.groupBy), counts: { scored: records.length, unscored: 0 } }
 }
@@ -99,7 +100,7 @@ async function runModel(job: EvalJobWork): Promise<{ summary: EvalSummary; count
     ...(spec.max_turns === undefined ? {} : { maxTurns: spec.max_turns }),
     onEpisode: (_line, done) => job.onDone(done),
   })
-  if (run.aborted) throw new Error('cancelled')
+  if (run.aborted) throw evalCancelled()
   const unscored = run.lines.filter((line) => line.status !== 'scored')
   const causes: Record<string, number> = {}
   for (const line of unscored) causes[line.status] = (causes[line.status] ?? 0) + 1

@@ -17,7 +17,7 @@ import { join, relative, sep } from 'node:path'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import type { PolicyRegistry } from '../core/registry/policy-registry.js'
 import type { EvalSummary } from './build-summary.js'
-import { EvalJobError } from './eval-job-error.js'
+import { EvalJobError, evalCancelled } from './eval-job-error.js'
 import { type EvalJobMarker, type EvalJobRecord, recoverEvalJobs, writeEvalJobMarker } from './eval-job-marker.js'
 import type { EvalJobRequest } from './eval-job-request.js'
 import { defaultMaxFailureShare, judgeEvalJob } from './eval-job-verdict.js'
@@ -237,7 +237,7 @@ export class EvalJobRunner extends EventEmitter {
     if (this.current.state !== 'running') {
       throw new EvalJobError({ code: 'no_eval_running', message: 'No eval job is running.', status: 409 })
     }
-    this.controller?.abort(new Error('cancelled'))
+    this.controller?.abort(evalCancelled())
     return this.status()
   }
 

@@ -53,8 +53,8 @@ const statusGroups = everyCode([
     'body_timeout', 'header_timeout', 'request_timeout',
   ]],
   [409, [
-    'eval_running', 'no_eval_running', 'no_training_running', 'push_running', 'reset_needed', 'single_process_only',
-    'training_running',
+    'eval_cancelled', 'eval_running', 'no_eval_running', 'no_training_running', 'push_running', 'reset_needed',
+    'single_process_only', 'training_running',
   ]],
   [413, [
     'payload_too_large', 'push_too_large',
