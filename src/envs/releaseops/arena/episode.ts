@@ -229,11 +229,3 @@ export class ArenaEpisode {
     reviseCandidate(this)
   }
 }
-
-// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
-/** @deprecated Use `ArenaEpisode`. */
-export const EpisodeV2 = ArenaEpisode
-/** @deprecated Use `ArenaEpisode`. */
-export type EpisodeV2 = ArenaEpisode
-/** @deprecated Use `ArenaEpisodeMetrics`. */
-export type EpisodeMetricsV2 = ArenaEpisodeMetrics

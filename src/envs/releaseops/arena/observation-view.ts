@@ -108,11 +108,3 @@ export class ViewBuilder {
     }
   }
 }
-
-// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
-/** @deprecated Use `ProposalView`. */
-export type ProposalViewV2 = ProposalView
-/** @deprecated Use `WorkerStatView`. */
-export type WorkerStatV2 = WorkerStatView
-/** @deprecated Use `ArenaObservationView`. */
-export type ObservationViewV2 = ArenaObservationView

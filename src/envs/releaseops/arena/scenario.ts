@@ -85,13 +85,3 @@ export interface Scenario {
 export function artifactReveals(scenario: Scenario, artifact: Artifact): readonly FactKey[] {
   return scenario.hidden.staleArtifacts.includes(artifact.id) ? [] : artifact.template.reveals
 }
-
-// The v2-suffixed names of this shared machinery, deprecated by decision 0070 and kept one round for code still written against them.
-/** @deprecated Use `Proposal`. */
-export type ProposalV2 = Proposal
-/** @deprecated Use `Artifact`. */
-export type ArtifactV2 = Artifact
-/** @deprecated Use `ArenaWorker`. */
-export type WorkerV2 = ArenaWorker
-/** @deprecated Use `Scenario`. */
-export type ScenarioV2 = Scenario
