@@ -7,7 +7,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
-import { sha256Hex } from '../../io/sha256.js'
 import { splitNames } from '../contracts/canonical-record.js'
 import { checkRlRow, rlRowContext } from './check-rl-row.js'
 import { readRlParquet } from './rl-parquet.js'
@@ -160,9 +159,4 @@ function exportReportErrors(directory: string, hashes: Record<string, string>): 
       errors.push(`${name} sha256 ${digest} does not match export_report.json`)
   }
   return errors
-}
-
-/** The SHA-256 of a release's export report (what downstream lineage records). */
-export function exportReportSha256(directory: string): string {
-  return sha256Hex(readFileSync(join(directory, 'export_report.json')))
 }

@@ -15,12 +15,3 @@ export const kindLetters = {
   error: 'e',
   formula: 'f',
 } as const satisfies Record<CellKind, string>
-
-const byLetter = new Map<string, CellKind>(Object.entries(kindLetters).map(([kind, letter]) => [letter, kind as CellKind]))
-
-/** The kind of cell `column` of a row (a row without kinds, e.g. CSV, holds text or nothing). */
-export function cellKind(row: { cells: readonly string[]; kinds?: string }, column: number): CellKind {
-  const letter = row.kinds?.[column]
-  if (letter !== undefined) return byLetter.get(letter) ?? 'text'
-  return (row.cells[column] ?? '') === '' ? 'empty' : 'text'
-}

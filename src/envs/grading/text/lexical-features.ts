@@ -20,14 +20,6 @@ export function lexicalFeatures(value: string): Set<string> {
   return features
 }
 
-/** How many features two sets share. */
-export function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
-  const [small, large] = left.size <= right.size ? [left, right] : [right, left]
-  let count = 0
-  for (const feature of small) if (large.has(feature)) count++
-  return count
-}
-
 /** Whitespace-collapsed text cut to `limit` code points with a trailing ellipsis (the original's `_short`). */
 export function shortSummary(value: string, limit = 240): string {
   const normalized = collapseWhitespace(pythonStrip(value))
