@@ -62,6 +62,83 @@ function standardHashes(classificationPath: string, gradingPath: string): { clas
   return { classification: sha256Hex(classification.bytes), grading: sha256Hex(grading.bytes) }
 }
 
+export interface AuditInput {
+  dataset: string
+  canonical: string
+  classification: string
+  grading: string
+}
+
+/** Bundle mode: one input per dataset, sorted by name; each flag must name exactly the datasets of `--canonical`. */
+export function bundleInputs(
+  options: Pick<RunPromptAuditOptions, 'canonical' | 'classificationStandard' | 'gradingStandard'>,
+): AuditInput[] {
+  const canonical = named(options.canonical, '--canonical')
+  const classification = named(options.classificationStandard, '--classification-standard')
+  const grading = named(options.gradingStandard, '--grading-standard')
+  const names = [...canonical.keys()].sort()
+  for (const [flag, map] of [
+    ['--classification-standard', classification],
+    ['--grading-standard', grading],
+  ] as const) {
+    const other = [...map.keys()].sort()
+    if (other.join('\0') !== names.join('\0'))
+      throw invalidOption(
+        flag,
+        `${flag} must name exactly the datasets of --canonical (${names.join(', ')}), got ${other.join(', ')}`,
+      )
+  }
+  if (names.length === 0) throw invalidOption('--canonical', 'a bundle needs at least one --canonical DATASET=PATH')
+  return names.map((name) => ({
+    dataset: name,
+    canonical: canonical.get(name) as string,
+    classification: classification.get(name) as string,
+    grading: grading.get(name) as string,
+  }))
+}
+
+/** A single audit: exactly one path of each kind, under `--dataset` (default `dataset`). */
+export function singleInput(
+  options: Pick<RunPromptAuditOptions, 'canonical' | 'classificationStandard' | 'gradingStandard' | 'dataset'>,
+): AuditInput {
+  if (options.canonical.length !== 1 || options.classificationStandard.length !== 1 || options.gradingStandard.length !== 1)
+    throw invalidOption(
+      '--canonical',
+      'a single audit takes one --canonical, one --classification-standard and one --grading-standard (use --bundle for several)',
+    )
+  return {
+    dataset: checkDatasetName(options.dataset ?? 'dataset'),
+    canonical: options.canonical[0] as string,
+    classification: options.classificationStandard[0] as string,
+    grading: options.gradingStandard[0] as string,
+  }
+}
+
+/** `--formal`: every dataset audited must be on the config file's formal allowlist. */
+function checkFormalInputs(options: RunPromptAuditOptions, inputs: readonly AuditInput[]): void {
+  if (!options.formal) return
+  if (!options.configFile) throw invalidOption('--config-file', '--formal needs --config-file (its formal_datasets allowlist).')
+  checkFormalDataset({
+    names: inputs.map((input) => input.dataset),
+    formal: loadDatasetsFile(options.configFile).formalDatasets,
+    source: options.configFile,
+  })
+}
+
+function auditInput(input: AuditInput, split: string, levelField: string): DatasetAuditReport {
+  const hashes = standardHashes(input.classification, input.grading)
+  const { records } = loadCanonicalRecords(input.canonical)
+  return auditPromptConflicts({
+    dataset: input.dataset,
+    records,
+    classificationSha256: hashes.classification,
+    gradingSha256: hashes.grading,
+    split,
+    levelField,
+    source: input.canonical,
+  })
+}
+
 export async function runPromptAudit(
   options: RunPromptAuditOptions,
 ): Promise<{ report: DatasetAuditReport | BundleAuditReport; passed: boolean }> {
@@ -74,72 +151,9 @@ export async function runPromptAudit(
     async () => {
       const split = options.split ?? 'all'
       const levelField = options.levelField ?? 'data_level'
-      let inputs: { dataset: string; canonical: string; classification: string; grading: string }[]
-      if (options.bundle) {
-        const canonical = named(options.canonical, '--canonical')
-        const classification = named(options.classificationStandard, '--classification-standard')
-        const grading = named(options.gradingStandard, '--grading-standard')
-        const names = [...canonical.keys()].sort()
-        for (const [flag, map] of [
-          ['--classification-standard', classification],
-          ['--grading-standard', grading],
-        ] as const) {
-          const other = [...map.keys()].sort()
-          if (other.join('\0') !== names.join('\0'))
-            throw invalidOption(
-              flag,
-              `${flag} must name exactly the datasets of --canonical (${names.join(', ')}), got ${other.join(', ')}`,
-            )
-        }
-        if (names.length === 0) throw invalidOption('--canonical', 'a bundle needs at least one --canonical DATASET=PATH')
-        inputs = names.map((name) => ({
-          dataset: name,
-          canonical: canonical.get(name) as string,
-          classification: classification.get(name) as string,
-          grading: grading.get(name) as string,
-        }))
-      } else {
-        if (
-          options.canonical.length !== 1 ||
-          options.classificationStandard.length !== 1 ||
-          options.gradingStandard.length !== 1
-        ) {
-          throw invalidOption(
-            '--canonical',
-            'a single audit takes one --canonical, one --classification-standard and one --grading-standard (use --bundle for several)',
-          )
-        }
-        inputs = [
-          {
-            dataset: checkDatasetName(options.dataset ?? 'dataset'),
-            canonical: options.canonical[0] as string,
-            classification: options.classificationStandard[0] as string,
-            grading: options.gradingStandard[0] as string,
-          },
-        ]
-      }
-      if (options.formal) {
-        if (!options.configFile)
-          throw invalidOption('--config-file', '--formal needs --config-file (its formal_datasets allowlist).')
-        checkFormalDataset({
-          names: inputs.map((input) => input.dataset),
-          formal: loadDatasetsFile(options.configFile).formalDatasets,
-          source: options.configFile,
-        })
-      }
-      const reports = inputs.map((input) => {
-        const hashes = standardHashes(input.classification, input.grading)
-        const { records } = loadCanonicalRecords(input.canonical)
-        return auditPromptConflicts({
-          dataset: input.dataset,
-          records,
-          classificationSha256: hashes.classification,
-          gradingSha256: hashes.grading,
-          split,
-          levelField,
-          source: input.canonical,
-        })
-      })
+      const inputs = options.bundle ? bundleInputs(options) : [singleInput(options)]
+      checkFormalInputs(options, inputs)
+      const reports = inputs.map((input) => auditInput(input, split, levelField))
       const report = options.bundle ? bundleAuditReports(reports, split) : (reports[0] as DatasetAuditReport)
       writeFileAtomic({
         path: options.report,

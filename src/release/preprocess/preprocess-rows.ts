@@ -6,7 +6,6 @@
  */
 
 import { basename } from 'node:path'
-import { carriedCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { sha256File } from '../../io/sha256.js'
 import type { ColumnMapping } from '../contracts/column-mapping.js'
@@ -15,9 +14,9 @@ import type { ProcessedRecord } from '../contracts/processed-record.js'
 import type { LevelScheme } from '../levels/level-scheme.js'
 import { oneByOne, type WorkerRowSource } from '../workers/read-xlsx-in-worker.js'
 import type { SheetRowSource } from '../xlsx/sheet-row.js'
-import { HeaderFinder, type HeaderMatch } from './find-header-row.js'
 import type { PreprocessReport } from './preprocess-report.js'
-import { RowPreprocessor } from './row-preprocessor.js'
+import type { RowPreprocessor } from './row-preprocessor.js'
+import { preprocessFailed, SheetWalk, type SkippedSheet } from './sheet-walk.js'
 
 export interface PreprocessRowsOptions {
   input: string
@@ -35,17 +34,6 @@ export interface PreprocessRowsOptions {
   levels?: LevelScheme
 }
 
-function failed(processor: RowPreprocessor, input: string): InvalidInputError {
-  const first = processor.issues[0]
-  const more = processor.totalIssues > 1 ? ` (+${processor.totalIssues - 1} more)` : ''
-  return new InvalidInputError({
-    code: carriedCode(first?.code ?? 'invalid_input'),
-    path: first?.path ?? input,
-    message: `${basename(input)} was not preprocessed: ${first?.path}: ${first?.message}${more}.`,
-    issues: processor.issues,
-  })
-}
-
 function noHeader(input: string, reasons: { sheet: string; reason: string }[]): InvalidInputError {
   const file = basename(input)
   const issues = reasons.map(({ sheet, reason }) => ({ code: 'missing_header', path: `${file}:${sheet}`, message: reason }))
@@ -60,12 +48,40 @@ function noHeader(input: string, reasons: { sheet: string; reason: string }[]): 
   })
 }
 
-/** Per-sheet state while its header is being looked for. */
-interface SheetScan {
-  name: string
-  finder: HeaderFinder
-  /** undefined: still looking; true: header found, rows go to the processor; false: sheet skipped. */
-  reading: boolean | undefined
+/**
+ * The sheets of the file that no row came from, as skipped (empty); only the named ones when `--sheet`
+ * named some.
+ */
+export function emptySheets(options: {
+  sheetNames: readonly string[]
+  seen: readonly string[]
+  named?: readonly string[] | undefined
+}): SkippedSheet[] {
+  const named = options.named !== undefined && options.named.length > 0
+  return options.sheetNames
+    .filter((name) => !options.seen.includes(name) && (!named || options.named?.includes(name)))
+    .map((sheet) => ({ sheet, reason: 'the sheet is empty' }))
+}
+
+/**
+ * Throws when a header is missing where one was needed: a named sheet skipped, or no sheet read at all
+ * (then a sheet that had a candidate row reports that row's header problems).
+ */
+function refuseMissingHeaders(walk: SheetWalk, source: SheetRowSource, options: PreprocessRowsOptions): RowPreprocessor {
+  const { skipped } = walk
+  const named = options.sheets !== undefined && options.sheets.length > 0
+  // A sheet that had to be read (named, or the only candidate) reports its closest row's header problems.
+  const closest = skipped.find((entry) => entry.closest && (named || !walk.processor))
+  if ((named && skipped.length > 0) || (!walk.processor && closest)) {
+    if (closest?.closest) walk.startReading(closest.closest, closest.sheet)
+    throw noHeader(options.input, skipped)
+  }
+  if (!walk.processor)
+    throw noHeader(
+      options.input,
+      skipped.length > 0 ? skipped : [{ sheet: source.sheetName(), reason: 'the worksheet is empty' }],
+    )
+  return walk.processor
 }
 
 /** Preprocesses the rows of `source` (a reader over `options.input`). */
@@ -74,83 +90,19 @@ export async function preprocessRows(
   options: PreprocessRowsOptions,
 ): Promise<{ records: ProcessedRecord[]; report: PreprocessReport }> {
   checkDatasetName(options.dataset)
-  const wanted = [...options.mapping.keys()]
-  const named = options.sheets !== undefined && options.sheets.length > 0
-  let processor: RowPreprocessor | undefined
-  const skipped: { sheet: string; reason: string; closest?: HeaderMatch }[] = []
-  const seenSheets: string[] = []
-  let scan: SheetScan | undefined
-  let rows = 0
-  const sha256 = sha256File(options.input)
-  const closeScan = () => {
-    if (scan && scan.reading === undefined) skip(scan)
-  }
-  const skip = (sheetScan: SheetScan) => {
-    const closest = sheetScan.finder.closest
-    skipped.push({ sheet: sheetScan.name, reason: sheetScan.finder.reason(), ...(closest ? { closest } : {}) })
-  }
-  const startReading = (row: { rowNumber: number; cells: readonly string[] }, sheet: string) => {
-    if (!processor) {
-      processor = new RowPreprocessor(
-        {
-          source: { dataset: options.dataset, file: basename(options.input), sha256, sheet },
-          mapping: options.mapping,
-          stripTrailingCodes: options.stripTrailingCodes ?? true,
-          skipEmptyFieldName: options.skipEmptyFieldName ?? false,
-          ...(options.onRecord ? { onRecord: options.onRecord } : {}),
-          ...(options.levels ? { levels: options.levels } : {}),
-        },
-        row.cells,
-        row.rowNumber,
-      )
-      if (!processor.headerValid) throw failed(processor, options.input)
-    } else if (!processor.useSheet(sheet, row.cells, row.rowNumber)) throw failed(processor, options.input)
-  }
+  const walk = new SheetWalk(options, sha256File(options.input))
   // A worker's source hands over its rows a batch at a time: one await a batch, not one a row.
   const batches = 'batches' in source ? (source as WorkerRowSource).batches : oneByOne(source.rows)
-  for await (const batch of batches)
-    for (const row of batch) {
-      const sheet = row.sheet ?? source.sheetName()
-      if (scan?.name !== sheet) {
-        closeScan()
-        scan = { name: sheet, finder: new HeaderFinder(wanted), reading: undefined }
-        seenSheets.push(sheet)
-      }
-      if (scan.reading === true) {
-        ;(processor as RowPreprocessor).add(row.rowNumber, row.cells, { kinds: row.kinds, hidden: row.hidden })
-        if (++rows % 10_000 === 0) options.onProgress?.(rows)
-        continue
-      }
-      if (scan.reading === false) continue
-      if (scan.finder.offer(row.rowNumber, row.cells)) {
-        scan.reading = true
-        startReading(row, sheet)
-      } else if (scan.finder.exhausted) {
-        skip(scan)
-        scan.reading = false
-      }
-    }
-  closeScan()
-  options.onProgress?.(rows)
-  for (const name of source.sheetNames?.() ?? [])
-    if (!seenSheets.includes(name) && (!named || options.sheets?.includes(name)))
-      skipped.push({ sheet: name, reason: 'the sheet is empty' })
-  // A sheet that had to be read (named, or the only candidate) reports its closest row's header problems.
-  const closest = skipped.find((entry) => entry.closest && (named || !processor))
-  if ((named && skipped.length > 0) || (!processor && closest)) {
-    if (closest?.closest) startReading(closest.closest, closest.sheet)
-    throw noHeader(options.input, skipped)
-  }
-  if (!processor)
-    throw noHeader(
-      options.input,
-      skipped.length > 0 ? skipped : [{ sheet: source.sheetName(), reason: 'the worksheet is empty' }],
-    )
-  for (const entry of skipped) processor.skipSheet(entry.sheet, entry.reason)
+  for await (const batch of batches) for (const row of batch) walk.offer(row, row.sheet ?? source.sheetName())
+  walk.close()
+  options.onProgress?.(walk.rows)
+  walk.skipped.push(...emptySheets({ sheetNames: source.sheetNames?.() ?? [], seen: walk.seenSheets, named: options.sheets }))
+  const processor = refuseMissingHeaders(walk, source, options)
+  for (const entry of walk.skipped) processor.skipSheet(entry.sheet, entry.reason)
   // Hidden sheets are not read unless named: each is reported, so a hidden old version is never data.
   for (const name of source.hiddenSheets?.() ?? [])
     processor.skipSheet(name, 'hidden sheet: not read (name it with --sheet to read it)')
-  if (processor.totalIssues > 0) throw failed(processor, options.input)
+  if (processor.totalIssues > 0) throw preprocessFailed(processor, options.input)
   const result = processor.finish()
   if (result.report.records === 0) {
     throw new InvalidInputError({

@@ -75,7 +75,7 @@ function lineageOf(report: Record<string, unknown>, path: string): Lineage {
   return fail(`${path} is neither an RL release (${rlReleaseFormat}) nor an rl-cascade mixture.`)
 }
 
-export async function releaseRolloutSource(options: {
+interface RolloutSourceOptions {
   directory: string
   split: string
   limit?: number
@@ -84,11 +84,38 @@ export async function releaseRolloutSource(options: {
   taskConfig?: string
   gradingManifest?: string
   gradingConfig?: string
-}): Promise<ReleaseRolloutSource> {
-  const reportPath = join(options.directory, 'export_report.json')
-  const reportFile = readJsonFile(reportPath, { kind: 'release export report', strict: true })
-  const report = reportFile.value as Record<string, unknown>
-  const lineage = lineageOf(report, reportPath)
+}
+
+/** What differs between the task files given and the ones a release recorded (one dataset's). */
+export function taskMismatches(options: {
+  dataset: string
+  gradingSha256: unknown
+  hashes: { registry: unknown; corpus: unknown; task_config: unknown }
+  lineage: Pick<Lineage, 'task' | 'grading'>
+}): InputIssue[] {
+  const { dataset, hashes, lineage } = options
+  const issues: InputIssue[] = []
+  if (options.gradingSha256 !== lineage.grading[dataset])
+    issues.push({
+      code: 'release_task_mismatch',
+      path: `grading:${dataset}`,
+      message: 'the release was built from another grading standard',
+    })
+  if (hashes.registry !== lineage.task.registry)
+    issues.push({ code: 'release_task_mismatch', path: '--registry', message: 'the release was built from another registry' })
+  if (hashes.corpus !== lineage.task.corpus)
+    issues.push({ code: 'release_task_mismatch', path: '--corpus', message: 'the release was built from another corpus' })
+  if (hashes.task_config !== lineage.task.taskConfig)
+    issues.push({
+      code: 'release_task_mismatch',
+      path: '--task-config',
+      message: 'the release was built from another task config',
+    })
+  return issues
+}
+
+/** Each dataset's task, refused as a whole when any task file is not the one the release was built from. */
+function loadReleaseTasks(options: RolloutSourceOptions, lineage: Lineage): Record<string, GradingTask> {
   const issues: InputIssue[] = []
   const tasks: Record<string, GradingTask> = {}
   const gradingOf = gradingForDatasets({ ...options, datasets: lineage.datasets })
@@ -101,22 +128,7 @@ export async function releaseRolloutSource(options: {
       grading,
     })
     tasks[dataset] = loaded.task
-    if (grading.sha256 !== lineage.grading[dataset])
-      issues.push({
-        code: 'release_task_mismatch',
-        path: `grading:${dataset}`,
-        message: 'the release was built from another grading standard',
-      })
-    if (loaded.hashes.registry !== lineage.task.registry)
-      issues.push({ code: 'release_task_mismatch', path: '--registry', message: 'the release was built from another registry' })
-    if (loaded.hashes.corpus !== lineage.task.corpus)
-      issues.push({ code: 'release_task_mismatch', path: '--corpus', message: 'the release was built from another corpus' })
-    if (loaded.hashes.task_config !== lineage.task.taskConfig)
-      issues.push({
-        code: 'release_task_mismatch',
-        path: '--task-config',
-        message: 'the release was built from another task config',
-      })
+    issues.push(...taskMismatches({ dataset, gradingSha256: grading.sha256, hashes: loaded.hashes, lineage }))
   }
   if (issues.length > 0) {
     const unique = [...new Map(issues.map((issue) => [`${issue.path}`, issue])).values()]
@@ -127,6 +139,11 @@ export async function releaseRolloutSource(options: {
       issues: unique,
     })
   }
+  return tasks
+}
+
+/** The split's rows, refused when the file no longer hashes to what the release report recorded. */
+async function readSplit(options: RolloutSourceOptions, report: Record<string, unknown>, lineage: Lineage) {
   const parquet = join(options.directory, `${options.split}.parquet`)
   const file = await readRlParquet(parquet, { metadataFields: lineage.metadataFields, candidates: lineage.kind === 'rl' })
   const recorded =
@@ -141,9 +158,14 @@ export async function releaseRolloutSource(options: {
       issues: [],
     })
   }
-  const stage1 = (file.rows as unknown as RlRow[]).filter((row) => row.extra_info?.stage === 'stage1')
-  const selected = options.limit === undefined ? stage1 : stage1.slice(0, options.limit)
-  const rows: GateRow[] = selected.map((row) => {
+  return file
+}
+
+/** The stage-1 rows in file order as gate episodes (`limit` takes the first ones), candidates dropped. */
+export function stage1GateRows(rows: RlRow[], limit?: number): { rows: GateRow[]; stage1: number } {
+  const stage1 = rows.filter((row) => row.extra_info?.stage === 'stage1')
+  const selected = limit === undefined ? stage1 : stage1.slice(0, limit)
+  const gateRows: GateRow[] = selected.map((row) => {
     const { candidates: _candidates, ...extra } = row.extra_info
     const clean = { ...row, extra_info: extra }
     return {
@@ -154,6 +176,17 @@ export async function releaseRolloutSource(options: {
       label: `${row.reward_model.ground_truth}|${row.extra_info.ground_truth_level}`,
     }
   })
+  return { rows: gateRows, stage1: stage1.length }
+}
+
+export async function releaseRolloutSource(options: RolloutSourceOptions): Promise<ReleaseRolloutSource> {
+  const reportPath = join(options.directory, 'export_report.json')
+  const reportFile = readJsonFile(reportPath, { kind: 'release export report', strict: true })
+  const report = reportFile.value as Record<string, unknown>
+  const lineage = lineageOf(report, reportPath)
+  const tasks = loadReleaseTasks(options, lineage)
+  const file = await readSplit(options, report, lineage)
+  const { rows, stage1 } = stage1GateRows(file.rows as unknown as RlRow[], options.limit)
   return {
     rows,
     createEnv: () => withStepLimit(new GradingRolloutEnv({ tasks }), gradingV1Spec.maxEpisodeSteps),
@@ -167,7 +200,7 @@ export async function releaseRolloutSource(options: {
       split: options.split,
       export_report_sha256: sha256Hex(reportFile.bytes),
       split_parquet_sha256: file.sha256,
-      split_stage1_rows: stage1.length,
+      split_stage1_rows: stage1,
       task: {
         registry_sha256: lineage.task.registry,
         corpus_sha256: lineage.task.corpus,

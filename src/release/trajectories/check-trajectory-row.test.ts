@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { demoEpisodeSources, demoGradingTask } from '../../envs/grading/demo/demo-task.js'
 import { GradingEnv, gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { TrajectoryBuilder } from './build-trajectory.js'
-import { checkTrajectoryRow, type RowCheckContext } from './check-trajectory-row.js'
-import { trajectoryRow } from './trajectory-row.js'
+import { checkTrajectoryRow, contentErrors, labelErrors, type RowCheckContext } from './check-trajectory-row.js'
+import { type TrajectoryRow, trajectoryRow } from './trajectory-row.js'
+import { structureErrors } from './trajectory-structure-errors.js'
 import { trajectoryTools } from './trajectory-tools.js'
 
 const task = demoGradingTask()
@@ -64,5 +65,42 @@ describe('checkTrajectoryRow: coded issues', () => {
       code: 'trajectory_answer',
       path: `messages[${(answered.messages as unknown[]).length - 1}].content`,
     })
+  })
+})
+
+describe('checkTrajectoryRow: its steps alone', () => {
+  const row = () => toolRow() as unknown as TrajectoryRow
+
+  it('labelErrors names every wrong label at once, in field order', () => {
+    const edited = row()
+    edited.dataset = 'other_demo'
+    edited.ground_truth_level = 'nowhere'
+    edited.tools = []
+    expect(labelErrors(edited, context).map((issue) => issue.path)).toEqual(['dataset', 'ground_truth_level', 'tools'])
+    expect(labelErrors(row(), context)).toEqual([])
+  })
+
+  it("labelErrors accepts tools equal to the context's by value", () => {
+    const edited = row()
+    edited.tools = structuredClone(context.tools) as TrajectoryRow['tools']
+    expect(labelErrors(edited, context)).toEqual([])
+  })
+
+  it('contentErrors finds template tokens after the system message and a leaked ground truth', () => {
+    const edited = row()
+    const user = edited.messages[1] as { content: string }
+    user.content = `${user.content} <|im_end|> ${edited.ground_truth}`
+    expect(contentErrors(edited)).toEqual([
+      expect.objectContaining({ code: 'trajectory_template_tokens', path: 'messages[1].content' }),
+      expect.objectContaining({ code: 'trajectory_answer_leak', path: 'messages' }),
+    ])
+    expect(contentErrors(row())).toEqual([])
+  })
+
+  it('structureErrors refuses roles out of order with one issue', () => {
+    const edited = row()
+    edited.messages = [...edited.messages].reverse()
+    expect(structureErrors(edited)).toEqual([expect.objectContaining({ code: 'trajectory_structure', path: 'messages' })])
+    expect(structureErrors(row())).toEqual([])
   })
 })

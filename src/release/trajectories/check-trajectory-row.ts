@@ -12,13 +12,13 @@ import { finalResponseAction, GradingEnv, gradingV1Spec } from '../../envs/gradi
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { resetOptionsFor, terminalAnswerJson } from './build-trajectory.js'
 import { compileRowCheck } from './compiled-row-check.js'
-import { jsonEqual } from './json-equal.js'
 import { replayToolCalls } from './replay-tool-calls.js'
 import { thoughtProblems } from './think/check-thought.js'
 import { thinkTokens } from './think/think-tokens.js'
-import { toolCallsPerClass, trajectoryClassOf } from './trajectory-class.js'
+import { trajectoryClassOf } from './trajectory-class.js'
 import type { ThinkSourceKind } from './trajectory-format.js'
-import { type TrajectoryMessage, type TrajectoryRow, toolCallId, trajectoryRowSchema } from './trajectory-row.js'
+import { type TrajectoryMessage, type TrajectoryRow, trajectoryRowSchema } from './trajectory-row.js'
+import { structureErrors } from './trajectory-structure-errors.js'
 // Rows carry the env's tools as VeRL shows them (one tool view for SFT, RL and the gate).
 import { trajectoryTools as envTools } from './trajectory-tools.js'
 
@@ -63,7 +63,6 @@ function judgedAnswers(task: GradingTask): Map<string, { canonical: string; rewa
   return judged
 }
 
-const structure = (path: string, message: string): InputIssue => ({ code: 'trajectory_structure', path, message })
 const label = (path: string, message: string): InputIssue => ({ code: 'trajectory_label', path, message })
 const thoughtIssue = (path: string, message: string): InputIssue => ({ code: 'trajectory_thought', path, message })
 const thoughtAt = (index: number, message: string) => thoughtIssue(`messages[${index}].reasoning_content`, message)
@@ -77,63 +76,6 @@ const answerIssue = (row: TrajectoryRow, message: string): InputIssue => ({
   path: `messages[${row.messages.length - 1}].content`,
   message,
 })
-
-function structureErrors(row: TrajectoryRow): InputIssue[] {
-  const errors: InputIssue[] = []
-  const messages = row.messages
-  const calls = toolCallsPerClass[row.trajectory_class]
-  let rolesOk = messages.length === 3 + 2 * calls
-  for (let index = 0; rolesOk && index < messages.length; index++) {
-    const expected =
-      index === 0 ? 'system' : index === 1 ? 'user' : index % 2 === 0 || index === messages.length - 1 ? 'assistant' : 'tool'
-    rolesOk = (messages[index] as TrajectoryMessage).role === expected
-  }
-  if (!rolesOk) {
-    const expectedRoles = ['system', 'user', ...Array.from({ length: calls }, () => ['assistant', 'tool']).flat(), 'assistant']
-    return [
-      {
-        code: 'trajectory_structure',
-        path: 'messages',
-        message: `message roles are [${messages.map((message) => message.role).join(', ')}], expected [${expectedRoles.join(', ')}]`,
-      },
-    ]
-  }
-  for (let turn = 0; turn < calls; turn++) {
-    const assistant = messages[2 + turn * 2] as Extract<TrajectoryMessage, { role: 'assistant' }>
-    const tool = messages[3 + turn * 2] as Extract<TrajectoryMessage, { role: 'tool' }>
-    const call = assistant.tool_calls?.[0]
-    if (!call || assistant.tool_calls?.length !== 1) {
-      errors.push(structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2} must carry exactly one tool call`))
-      continue
-    }
-    if (assistant.content !== '')
-      errors.push(structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2}: a tool-call turn has empty content`))
-    if (call.id !== toolCallId(turn))
-      errors.push(
-        structure(`messages[${2 + turn * 2}]`, `message ${2 + turn * 2}: tool call id ${call.id} is not ${toolCallId(turn)}`),
-      )
-    if (tool.tool_call_id !== call.id)
-      errors.push(
-        structure(
-          `messages[${3 + turn * 2}]`,
-          `message ${3 + turn * 2}: tool_call_id ${tool.tool_call_id} does not answer ${call.id}`,
-        ),
-      )
-    if (tool.name !== call.function.name)
-      errors.push(
-        structure(`messages[${3 + turn * 2}]`, `message ${3 + turn * 2}: tool name ${tool.name} is not ${call.function.name}`),
-      )
-    const column = row.tool_calls[turn]
-    if (!column || column.name !== call.function.name || !jsonEqual(column.arguments, call.function.arguments))
-      errors.push(structure(`tool_calls[${turn}]`, `tool_calls[${turn}] does not repeat the call in message ${2 + turn * 2}`))
-  }
-  if (row.tool_calls.length !== calls)
-    errors.push(structure('tool_calls', `tool_calls holds ${row.tool_calls.length} calls, the messages ${calls}`))
-  const last = messages.at(-1) as Extract<TrajectoryMessage, { role: 'assistant' }>
-  if (last.tool_calls !== undefined)
-    errors.push(structure(`messages[${messages.length - 1}]`, 'the answer turn carries tool calls'))
-  return errors
-}
 
 function thoughtErrors(row: TrajectoryRow, context: RowCheckContext): InputIssue[] {
   const errors: InputIssue[] = []
@@ -175,19 +117,22 @@ export function promptTokenErrors(task: GradingTask): string[] {
   return token ? [`the task's system prompt contains the chat-template token ${token}`] : []
 }
 
-export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): InputIssue[] {
+/** The schema's first five issues, or none when the row has the exact shape. */
+function schemaErrors(raw: unknown): InputIssue[] {
   // The row schema has no transforms or defaults, so a row that passes is its own parse result.
-  if (!matchesRowSchema(raw)) {
-    const parsed = trajectoryRowSchema.safeParse(raw)
-    if (!parsed.success)
-      return parsed.error.issues.slice(0, 5).map((issue) => ({
-        code: 'trajectory_schema',
-        path: issue.path.join('.') || 'row',
-        message: `schema: ${issue.path.join('.') || 'row'}: ${issue.message}`,
-      }))
-  }
-  const row = raw as TrajectoryRow
-  const { task, env } = context
+  if (matchesRowSchema(raw)) return []
+  const parsed = trajectoryRowSchema.safeParse(raw)
+  if (parsed.success) return []
+  return parsed.error.issues.slice(0, 5).map((issue) => ({
+    code: 'trajectory_schema',
+    path: issue.path.join('.') || 'row',
+    message: `schema: ${issue.path.join('.') || 'row'}: ${issue.message}`,
+  }))
+}
+
+/** The row's labels against the task and context: dataset, metadata keys, ground truth, level, class, tools. */
+export function labelErrors(row: TrajectoryRow, context: Pick<RowCheckContext, 'task' | 'dataset' | 'tools' | 'toolsJson'>) {
+  const { task } = context
   const errors: InputIssue[] = []
   if (row.dataset !== context.dataset) errors.push(label('dataset', `dataset is ${row.dataset}, expected ${context.dataset}`))
   const fields = task.taskConfig.metadata_fields
@@ -205,12 +150,15 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): Inpu
         `trajectory_class is ${row.trajectory_class}, but sha256("tool-trajectory:"+source_id) mod 4 gives ${expectedClass}`,
       ),
     )
-  if ((raw as { tools?: unknown }).tools !== context.tools && JSON.stringify(row.tools) !== context.toolsJson)
+  if (row.tools !== context.tools && JSON.stringify(row.tools) !== context.toolsJson)
     errors.push({ code: 'trajectory_tools', path: 'tools', message: "tools differ from the grading env's tools" })
-  if (errors.length > 0) return errors
-  errors.push(...structureErrors(row))
-  if (errors.length > 0) return errors
-  // The system message must equal the task's prompt (checked below), whose tokens `promptTokenErrors` checks once.
+  return errors
+}
+
+/** Chat-template tokens in any message after the system one, and the ground truth in the system or user message. */
+export function contentErrors(row: TrajectoryRow): InputIssue[] {
+  const errors: InputIssue[] = []
+  // The system message must equal the task's prompt (checked apart), whose tokens `promptTokenErrors` checks once.
   for (let index = 1; index < row.messages.length; index++) {
     const content = (row.messages[index] as TrajectoryMessage).content
     // Every template token starts with "<|": one scan settles almost every message.
@@ -229,17 +177,29 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): Inpu
       path: 'messages',
       message: `the canonical ground truth ${row.ground_truth} appears in the system or user message`,
     })
-  const source = {
-    sourceId: row.source_id,
-    metadata: row.metadata,
-    groundTruth: row.ground_truth,
-    groundTruthLevel: row.ground_truth_level,
-  }
-  const reset = env.reset({ options: resetOptionsFor(source) })
+  return errors
+}
+
+const sourceOf = (row: TrajectoryRow) => ({
+  sourceId: row.source_id,
+  metadata: row.metadata,
+  groundTruth: row.ground_truth,
+  groundTruthLevel: row.ground_truth_level,
+})
+
+/** The system and user messages against a fresh reset of the env for this row's source. */
+function promptErrors(row: TrajectoryRow, env: GradingEnv): InputIssue[] {
+  const [system, user] = row.messages as [TrajectoryMessage, TrajectoryMessage]
+  const reset = env.reset({ options: resetOptionsFor(sourceOf(row)) })
   const [resetSystem, resetUser] = reset.observation.messages ?? []
+  const errors: InputIssue[] = []
   if (system.content !== resetSystem?.content) errors.push(prompt(0, "the system message is not the env's prompt"))
   if (user.content !== resetUser?.content) errors.push(prompt(1, "the user message is not the env's prompt for this metadata"))
-  const answerChoiceId = task.choices.byCategory(row.ground_truth).choiceId
+  return errors
+}
+
+/** The row's tool calls replayed on the env (right after `promptErrors` reset it for this row). */
+function replayErrors(row: TrajectoryRow, { task, env }: RowCheckContext): InputIssue[] {
   const calls = row.tool_calls.map((call, turn) => ({
     name: call.name,
     arguments: call.arguments as JsonObject,
@@ -249,28 +209,53 @@ export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): Inpu
     env,
     trajectoryClass: row.trajectory_class,
     metadata: row.metadata,
-    answerChoiceId,
+    answerChoiceId: task.choices.byCategory(row.ground_truth).choiceId,
     answerScope: task.toolbox.scopeOfCategory(row.ground_truth),
     calls,
   })
-  for (const message of replayed) errors.push({ code: 'trajectory_replay', path: 'tool_calls', message })
-  const answer = (row.messages.at(-1) as TrajectoryMessage).content
+  return replayed.map((message) => ({ code: 'trajectory_replay', path: 'tool_calls', message }))
+}
+
+/** The canonical answer for the row's (category, level) and the env's reward for it, judged once per task. */
+function judgedAnswer(task: GradingTask, row: TrajectoryRow): { canonical: string; reward: number } {
   const judged = judgedAnswers(task)
   const key = `${row.ground_truth}\0${row.ground_truth_level}`
   let verdict = judged.get(key)
   if (verdict === undefined) {
     // The env judges the canonical answer once per (category, level): its judgement is a pure function of them.
     // A fresh episode of its own, so what this row's replay did to the env cannot affect the verdict.
-    const canonical = terminalAnswerJson(answerChoiceId, row.ground_truth_level)
+    const canonical = terminalAnswerJson(task.choices.byCategory(row.ground_truth).choiceId, row.ground_truth_level)
     const judge = new GradingEnv({ task })
-    judge.reset({ options: resetOptionsFor(source) })
+    judge.reset({ options: resetOptionsFor(sourceOf(row)) })
     const final = judge.step({ name: finalResponseAction, arguments: { content: canonical } })
     verdict = { canonical, reward: final.terminated ? final.reward : Number.NaN }
     judged.set(key, verdict)
   }
+  return verdict
+}
+
+function answerErrors(row: TrajectoryRow, task: GradingTask): InputIssue[] {
+  const answer = (row.messages.at(-1) as TrajectoryMessage).content
+  const verdict = judgedAnswer(task, row)
   if (answer !== verdict.canonical)
-    errors.push(answerIssue(row, `the answer ${answer} is not the canonical terminal JSON for the ground truth`))
-  else if (verdict.reward !== 1) errors.push(answerIssue(row, `the env scores the answer ${verdict.reward}, not 1`))
-  errors.push(...thoughtErrors(row, context))
-  return errors
+    return [answerIssue(row, `the answer ${answer} is not the canonical terminal JSON for the ground truth`)]
+  if (verdict.reward !== 1) return [answerIssue(row, `the env scores the answer ${verdict.reward}, not 1`)]
+  return []
+}
+
+export function checkTrajectoryRow(raw: unknown, context: RowCheckContext): InputIssue[] {
+  const schema = schemaErrors(raw)
+  if (schema.length > 0) return schema
+  const row = raw as TrajectoryRow
+  const labels = labelErrors(row, context)
+  if (labels.length > 0) return labels
+  const structure = structureErrors(row)
+  if (structure.length > 0) return structure
+  return [
+    ...contentErrors(row),
+    ...promptErrors(row, context.env),
+    ...replayErrors(row, context),
+    ...answerErrors(row, context.task),
+    ...thoughtErrors(row, context),
+  ]
 }

@@ -9,7 +9,7 @@ import { envTools } from '../../agent/episode-prompt.js'
 import { demoGradingTask } from '../../envs/grading/demo/demo-task.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { TrajectoryBuilder } from './build-trajectory.js'
-import { compileRowCheck } from './compiled-row-check.js'
+import { compileRowCheck, objectCheck, variantsCheck } from './compiled-row-check.js'
 import { mockThoughts } from './think/mock-thoughts.js'
 import { trajectoryRow, trajectoryRowSchema } from './trajectory-row.js'
 
@@ -106,5 +106,38 @@ describe('compiled row check', () => {
     // Both kinds of mutation were exercised.
     expect(outcomes.valid).toBeGreaterThan(200)
     expect(outcomes.invalid).toBeGreaterThan(200)
+  })
+})
+
+describe('compiled row check: its steps alone', () => {
+  it('objectCheck: required keys, property checks, and other keys as additionalProperties says', () => {
+    const schema = { properties: { a: { type: 'integer' } }, required: ['a'] }
+    const closed = objectCheck({ ...schema, additionalProperties: false }, '$')
+    expect(closed({ a: 1 })).toBe(true)
+    expect(closed({})).toBe(false)
+    expect(closed({ a: 'x' })).toBe(false)
+    expect(closed({ a: 1, b: 2 })).toBe(false)
+    expect(closed([1])).toBe(false)
+    const strings = objectCheck({ ...schema, additionalProperties: { type: 'string' } }, '$')
+    expect(strings({ a: 1, b: 'x' })).toBe(true)
+    expect(strings({ a: 1, b: 2 })).toBe(false)
+    expect(() => objectCheck({ propertyNames: { type: 'integer' } }, '$')).toThrow(/non-string propertyNames/)
+  })
+
+  it('variantsCheck: a tagged union picks its variant by the tag; an untagged one needs exactly one match', () => {
+    const tagged = variantsCheck(
+      [
+        { type: 'object', properties: { kind: { const: 'a' }, n: { type: 'integer' } }, required: ['kind'] },
+        { type: 'object', properties: { kind: { const: 'b' }, n: { type: 'string' } }, required: ['kind'] },
+      ],
+      '$',
+    )
+    expect(tagged({ kind: 'a', n: 1 })).toBe(true)
+    expect(tagged({ kind: 'b', n: 1 })).toBe(false)
+    expect(tagged({ kind: 'c' })).toBe(false)
+    const untagged = variantsCheck([{ type: 'integer' }, { type: 'string', minLength: 1 }, { type: 'string' }], '$')
+    expect(untagged(3)).toBe(true)
+    expect(untagged('')).toBe(true)
+    expect(untagged('x')).toBe(false)
   })
 })

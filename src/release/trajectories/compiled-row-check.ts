@@ -10,7 +10,7 @@ import { InternalInvariantError } from '../../core/errors/internal-invariant-err
 
 type Check = (value: unknown) => boolean
 
-interface JsonSchema {
+export interface JsonSchema {
   type?: string
   properties?: Record<string, JsonSchema>
   required?: string[]
@@ -56,85 +56,95 @@ function discriminatorOf(variants: readonly JsonSchema[]): string | undefined {
   })
 }
 
+/** One of the variants (`oneOf`/`anyOf`): by the tag when they have one, else exactly one must match. */
+export function variantsCheck(variants: readonly JsonSchema[], path: string): Check {
+  const compiled = variants.map((variant, index) => compile(variant, `${path}|${index}`))
+  const discriminator = discriminatorOf(variants)
+  if (discriminator) {
+    // Each variant requires a distinct const at this key, so a value can only match the one it names.
+    const byValue = new Map(
+      variants.map((variant, index) => [variant.properties?.[discriminator]?.const, compiled[index] as Check]),
+    )
+    return (value) => {
+      const check = isObject(value) ? byValue.get(value[discriminator]) : undefined
+      return check?.(value) === true
+    }
+  }
+  return (value) => {
+    let matches = 0
+    for (const check of compiled) if (check(value)) matches++
+    return matches === 1
+  }
+}
+
+function arrayCheck(schema: JsonSchema, path: string): Check {
+  const items = schema.items ? compile(schema.items, `${path}[]`) : () => true
+  const minimum = schema.minItems ?? 0
+  return (value) => {
+    if (!Array.isArray(value) || value.length < minimum) return false
+    for (const item of value) if (!items(item)) return false
+    return true
+  }
+}
+
+/** An object: required keys present, each named property valid, other keys as `additionalProperties` says. */
+export function objectCheck(schema: JsonSchema, path: string): Check {
+  const properties = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    check: compile(property, `${path}.${name}`),
+  }))
+  const required = schema.required ?? []
+  const named = new Set(properties.map((property) => property.name))
+  const extra = schema.additionalProperties
+  const other: Check | undefined =
+    extra === false ? undefined : extra === true || extra === undefined ? () => true : compile(extra, `${path}.*`)
+  if (schema.propertyNames && schema.propertyNames.type !== 'string')
+    throw new InternalInvariantError(`compiled row check: ${path} has non-string propertyNames`)
+  return (value) => {
+    if (!isObject(value)) return false
+    for (const key of required) if (value[key] === undefined) return false
+    for (const property of properties) {
+      const item = value[property.name]
+      if (item !== undefined && !property.check(item)) return false
+    }
+    for (const key in value) {
+      if (named.has(key)) continue
+      if (!other?.(value[key])) return false
+    }
+    return true
+  }
+}
+
+/** The check of `schema.type`, undefined when the schema names none. */
+function typeCheck(schema: JsonSchema, path: string): Check | undefined {
+  switch (schema.type) {
+    case undefined:
+      return undefined
+    case 'string': {
+      const minimum = schema.minLength ?? 0
+      return (value) => typeof value === 'string' && value.length >= minimum
+    }
+    case 'boolean':
+      return (value) => typeof value === 'boolean'
+    case 'integer':
+      return (value) => Number.isSafeInteger(value)
+    case 'array':
+      return arrayCheck(schema, path)
+    case 'object':
+      return objectCheck(schema, path)
+    default:
+      throw new InternalInvariantError(`compiled row check: ${path} has unsupported type ${schema.type}`)
+  }
+}
+
 function compile(schema: JsonSchema, path: string): Check {
   for (const key of Object.keys(schema))
     if (!known.has(key)) throw new InternalInvariantError(`compiled row check: ${path} uses unsupported keyword ${key}`)
   const checks: Check[] = []
   const variants = schema.oneOf ?? schema.anyOf
-  if (variants) {
-    const compiled = variants.map((variant, index) => compile(variant, `${path}|${index}`))
-    const discriminator = discriminatorOf(variants)
-    if (discriminator) {
-      // Each variant requires a distinct const at this key, so a value can only match the one it names.
-      const byValue = new Map(
-        variants.map((variant, index) => [variant.properties?.[discriminator]?.const, compiled[index] as Check]),
-      )
-      checks.push((value) => {
-        const check = isObject(value) ? byValue.get(value[discriminator]) : undefined
-        return check?.(value) === true
-      })
-    } else {
-      checks.push((value) => {
-        let matches = 0
-        for (const check of compiled) if (check(value)) matches++
-        return matches === 1
-      })
-    }
-  }
-  switch (schema.type) {
-    case undefined:
-      break
-    case 'string': {
-      const minimum = schema.minLength ?? 0
-      checks.push((value) => typeof value === 'string' && value.length >= minimum)
-      break
-    }
-    case 'boolean':
-      checks.push((value) => typeof value === 'boolean')
-      break
-    case 'integer':
-      checks.push((value) => Number.isSafeInteger(value))
-      break
-    case 'array': {
-      const items = schema.items ? compile(schema.items, `${path}[]`) : () => true
-      const minimum = schema.minItems ?? 0
-      checks.push((value) => {
-        if (!Array.isArray(value) || value.length < minimum) return false
-        for (const item of value) if (!items(item)) return false
-        return true
-      })
-      break
-    }
-    case 'object': {
-      const properties = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-        name,
-        check: compile(property, `${path}.${name}`),
-      }))
-      const required = schema.required ?? []
-      const named = new Set(properties.map((property) => property.name))
-      const extra = schema.additionalProperties
-      const other: Check | undefined =
-        extra === false ? undefined : extra === true || extra === undefined ? () => true : compile(extra, `${path}.*`)
-      if (schema.propertyNames && schema.propertyNames.type !== 'string')
-        throw new InternalInvariantError(`compiled row check: ${path} has non-string propertyNames`)
-      checks.push((value) => {
-        if (!isObject(value)) return false
-        for (const key of required) if (value[key] === undefined) return false
-        for (const property of properties) {
-          const item = value[property.name]
-          if (item !== undefined && !property.check(item)) return false
-        }
-        for (const key in value) {
-          if (named.has(key)) continue
-          if (!other?.(value[key])) return false
-        }
-        return true
-      })
-      break
-    }
-    default:
-      throw new InternalInvariantError(`compiled row check: ${path} has unsupported type ${schema.type}`)
-  }
+  if (variants) checks.push(variantsCheck(variants, path))
+  const type = typeCheck(schema, path)
+  if (type) checks.push(type)
   if ('const' in schema) checks.push((value) => value === schema.const)
   if (schema.enum) {
     const allowed = new Set(schema.enum)

@@ -61,6 +61,96 @@ function group(chars: number[], tokens: number[], maxLength: number | undefined)
   return summary
 }
 
+type ClassLengths = Record<TrajectoryClass, { chars: number[]; tokens: number[] }>
+
+/** One split's length groups: each class's, and all rows' (the classes' lengths in class order). */
+export function splitLengthGroups(
+  lengths: ClassLengths,
+  maxLength: number | undefined,
+): TrajectoryStatsReport['splits'][SplitName] {
+  const byClass = Object.fromEntries(
+    trajectoryClasses.map((name) => [name, group(lengths[name].chars, lengths[name].tokens, maxLength)]),
+  ) as Record<TrajectoryClass, LengthGroup>
+  const all = Object.values(lengths)
+  return {
+    all: group(
+      all.flatMap((bucket) => bucket.chars),
+      all.flatMap((bucket) => bucket.tokens),
+      maxLength,
+    ),
+    by_class: byClass,
+  }
+}
+
+/** The release's export report, refused when it is missing or unusable. */
+function usableExportReport(datasetDir: string, problems: string[]) {
+  const exported = readExportReport(datasetDir, problems)
+  if (exported) return exported
+  throw new InvalidInputError({
+    code: 'invalid_trajectory_release',
+    path: datasetDir,
+    message: `${datasetDir} has no usable export_report.json: ${problems.join('; ')}`,
+    issues: problems.map((problem) => ({ code: 'invalid_export_report', path: datasetDir, message: problem })),
+  })
+}
+
+interface SplitMeasure {
+  datasetDir: string
+  split: SplitName
+  declared: number
+  metadataFields: string[]
+  tools: ReturnType<typeof trajectoryTools>
+  renderer: ShapeRenderer
+  tokens: SegmentTokenCounter
+  snapshots: TrajectoryStatsReport['snapshots']
+  snapshotLimit: number
+  problems: string[]
+  onProgress?: (split: SplitName, done: number, total: number) => void
+}
+
+/**
+ * Renders and counts every row of one split, by class; adds the split's snapshots (the first row of
+ * each class, while the report has fewer than `snapshotLimit`) and its read problems.
+ */
+function measureSplit(options: SplitMeasure): ClassLengths {
+  const { split, declared, renderer, tokens, snapshots } = options
+  const lengths = Object.fromEntries(
+    trajectoryClasses.map((name) => [name, { chars: [] as number[], tokens: [] as number[] }]),
+  ) as ClassLengths
+  const snapshotClasses = new Set<string>()
+  readTrajectoryRows({
+    bytes: readFileSync(join(options.datasetDir, `${split}.parquet`)),
+    metadataFields: options.metadataFields,
+    tools: options.tools,
+    onError: (message) => options.problems.push(`${split}.parquet: ${message}`),
+    onRow: (raw, index) => {
+      const row = raw as TrajectoryRow
+      const text = renderer.render({
+        messages: row.messages as ChatMessage[],
+        tools: row.tools as never,
+        enableThinking: row.enable_thinking,
+      })
+      const count = tokens.count(text)
+      const bucket = lengths[row.trajectory_class]
+      bucket.chars.push(text.length)
+      bucket.tokens.push(count)
+      if (snapshots.length < options.snapshotLimit && !snapshotClasses.has(row.trajectory_class)) {
+        snapshotClasses.add(row.trajectory_class)
+        snapshots.push({
+          split,
+          trajectory_class: row.trajectory_class,
+          source_id: row.source_id,
+          chars: text.length,
+          tokens: count,
+          text,
+        })
+      }
+      if ((index + 1) % 1024 === 0 || index + 1 === declared) options.onProgress?.(split, index + 1, declared)
+    },
+  })
+  return lengths
+}
+
 export async function runTrajectoryStats(options: {
   datasetDir: string
   maxLength?: number
@@ -70,22 +160,19 @@ export async function runTrajectoryStats(options: {
   onProgress?: (split: SplitName, done: number, total: number) => void
 }): Promise<TrajectoryStatsReport> {
   const problems: string[] = []
-  const exported = readExportReport(options.datasetDir, problems)
-  if (!exported) {
-    throw new InvalidInputError({
-      code: 'invalid_trajectory_release',
-      path: options.datasetDir,
-      message: `${options.datasetDir} has no usable export_report.json: ${problems.join('; ')}`,
-      issues: problems.map((problem) => ({ code: 'invalid_export_report', path: options.datasetDir, message: problem })),
-    })
-  }
-  const metadataFields = (exported as { metadata_fields?: string[] }).metadata_fields ?? []
-  const format = chatFormat('qwen3.5')
+  const exported = usableExportReport(options.datasetDir, problems)
   const tools = trajectoryTools(gradingV1Spec)
-  const tokens = new SegmentTokenCounter(await qwen3TokenCounter())
-  // Rows whose tools are the env's get that very object from the reader: they render once per shape.
-  const renderer = new ShapeRenderer(format, tools)
-  const snapshotLimit = options.snapshotRows ?? 4
+  const measure = {
+    datasetDir: options.datasetDir,
+    metadataFields: (exported as { metadata_fields?: string[] }).metadata_fields ?? [],
+    tools,
+    tokens: new SegmentTokenCounter(await qwen3TokenCounter()),
+    // Rows whose tools are the env's get that very object from the reader: they render once per shape.
+    renderer: new ShapeRenderer(chatFormat('qwen3.5'), tools),
+    snapshotLimit: options.snapshotRows ?? 4,
+    problems,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  }
   const report: TrajectoryStatsReport = {
     format: trajectoryStatsFormat,
     dataset: exported.dataset,
@@ -97,54 +184,9 @@ export async function runTrajectoryStats(options: {
     snapshots: [],
   }
   for (const split of splitNames) {
-    const lengths = Object.fromEntries(trajectoryClasses.map((name) => [name, { chars: [] as number[], tokens: [] as number[] }]))
-    const snapshotClasses = new Set<string>()
     const declared = exported.splits[split].rows
-    readTrajectoryRows({
-      bytes: readFileSync(join(options.datasetDir, `${split}.parquet`)),
-      metadataFields,
-      tools,
-      onError: (message) => problems.push(`${split}.parquet: ${message}`),
-      onRow: (raw, index) => {
-        const row = raw as TrajectoryRow
-        const text = renderer.render({
-          messages: row.messages as ChatMessage[],
-          tools: row.tools as never,
-          enableThinking: row.enable_thinking,
-        })
-        const count = tokens.count(text)
-        const bucket = lengths[row.trajectory_class] as { chars: number[]; tokens: number[] }
-        bucket.chars.push(text.length)
-        bucket.tokens.push(count)
-        if (report.snapshots.length < snapshotLimit && !snapshotClasses.has(row.trajectory_class)) {
-          snapshotClasses.add(row.trajectory_class)
-          report.snapshots.push({
-            split,
-            trajectory_class: row.trajectory_class,
-            source_id: row.source_id,
-            chars: text.length,
-            tokens: count,
-            text,
-          })
-        }
-        if ((index + 1) % 1024 === 0 || index + 1 === declared) options.onProgress?.(split, index + 1, declared)
-      },
-    })
-    const byClass = Object.fromEntries(
-      trajectoryClasses.map((name) => {
-        const bucket = lengths[name] as { chars: number[]; tokens: number[] }
-        return [name, group(bucket.chars, bucket.tokens, options.maxLength)]
-      }),
-    ) as Record<TrajectoryClass, LengthGroup>
-    const all = Object.values(lengths)
-    report.splits[split] = {
-      all: group(
-        all.flatMap((bucket) => bucket.chars),
-        all.flatMap((bucket) => bucket.tokens),
-        options.maxLength,
-      ),
-      by_class: byClass,
-    }
+    const lengths = measureSplit({ ...measure, split, declared, snapshots: report.snapshots })
+    report.splits[split] = splitLengthGroups(lengths, options.maxLength)
   }
   if (problems.length > 0) {
     throw new InvalidInputError({

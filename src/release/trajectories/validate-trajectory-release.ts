@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { InputIssue } from '../../core/errors/invalid-input-error.js'
 import type { GradingTask } from '../../envs/grading/grading-task.js'
 import { sha256Hex } from '../../io/sha256.js'
 import { type CanonicalRecord, type SplitName, splitNames } from '../contracts/canonical-record.js'
@@ -70,8 +71,103 @@ const rowChecks = [
   'no other file in the release (but a validation.json report)',
 ]
 
+/** The files in a release directory that do not belong there, in sorted order. */
+export function unexpectedFiles(names: readonly string[]): string[] {
+  return [...names]
+    .sort()
+    .filter((name) => !releaseFiles.includes(name) && name !== validationReportFile)
+    .map((name) => `unexpected file ${name} in the release`)
+}
+
+/** Valid when no split, no cross-split check and no report check found an error. */
+export function releaseIsValid(report: Omit<TrajectoryValidationReport, 'valid'>): boolean {
+  return (
+    splitNames.every((split) => report.splits[split].error_count === 0) &&
+    report.cross_split_errors.length === 0 &&
+    report.report_errors.length === 0
+  )
+}
+
+type ObservedSplit = { rows: number; classes: Record<TrajectoryClass, number>; calls: number; ids: string[]; sha256: string }
+
+/** What every split's walk shares: the row context, the canonical records by id, and the source ids seen so far. */
+interface ReleaseWalk {
+  options: ValidateTrajectoryReleaseOptions
+  context: ReturnType<typeof trajectoryRowContext>
+  canonicalById: Map<string, CanonicalRecord> | undefined
+  seen: Map<string, SplitName>
+  report: TrajectoryValidationReport
+  maxListed: number
+}
+
+/** One row's issues: its own checks, its canonical provenance, a source id repeated in the split. */
+function rowIssues(walk: ReleaseWalk, split: SplitName, raw: unknown, where: string): InputIssue[] {
+  const row = raw as Partial<TrajectoryRow>
+  const sourceId = typeof row.source_id === 'string' ? row.source_id : '?'
+  const errors = checkTrajectoryRow(raw, walk.context)
+  if (walk.canonicalById)
+    for (const message of canonicalProvenanceErrors({
+      row,
+      split,
+      task: walk.options.task,
+      canonicalById: walk.canonicalById,
+    }))
+      errors.push({ code: 'trajectory_provenance', path: 'source_id', message })
+  const other = walk.seen.get(sourceId)
+  if (other !== undefined && sourceId !== '?') {
+    if (other === split)
+      errors.push({ code: 'trajectory_repeat', path: 'source_id', message: 'source_id repeats within the split' })
+    else walk.report.cross_split_errors.push(`source_id ${sourceId} is in ${other} and in ${split} (${split} ${where})`)
+  }
+  walk.seen.set(sourceId, split)
+  return errors
+}
+
+/** Reads and checks one split's rows into its report entry; what it observed, for the export report's check. */
+function validateSplit(walk: ReleaseWalk, split: SplitName): ObservedSplit | undefined {
+  const details: SplitValidation = { rows: 0, error_count: 0, errors: [] }
+  walk.report.splits[split] = details
+  const fail = (message: string) => {
+    details.error_count++
+    if (details.errors.length < walk.maxListed) details.errors.push(message)
+  }
+  const path = join(walk.options.dir, `${split}.parquet`)
+  if (!existsSync(path)) {
+    fail(`missing ${split}.parquet`)
+    return undefined
+  }
+  const bytes = readFileSync(path)
+  const stats: ObservedSplit = {
+    rows: 0,
+    classes: { direct: 0, single_tool: 0, multi_tool: 0, no_result: 0 },
+    calls: 0,
+    ids: [],
+    sha256: sha256Hex(bytes),
+  }
+  readTrajectoryRows({
+    bytes,
+    metadataFields: walk.options.task.taskConfig.metadata_fields,
+    tools: walk.context.tools,
+    onError: (message) => fail(`cannot read ${split}.parquet: ${message}`),
+    onRow: (raw, index) => {
+      details.rows++
+      const row = raw as Partial<TrajectoryRow>
+      const sourceId = typeof row.source_id === 'string' ? row.source_id : '?'
+      const where = `row ${index} (source_id ${sourceId})`
+      const errors = rowIssues(walk, split, raw, where)
+      for (const issue of errors) fail(`${where}: ${issue.message}`)
+      stats.ids.push(sourceId)
+      if (row.trajectory_class && row.trajectory_class in stats.classes) stats.classes[row.trajectory_class]++
+      stats.calls += Array.isArray(row.tool_calls) ? row.tool_calls.length : 0
+      if (errors.length === 0) walk.options.onValidRow?.(split, raw as TrajectoryRow)
+    },
+  })
+  stats.rows = details.rows
+  if (details.rows === 0 && details.error_count === 0) fail(`${split}.parquet holds no rows`)
+  return stats
+}
+
 export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOptions): TrajectoryValidationReport {
-  const maxListed = options.maxListedErrors ?? 50
   const report: TrajectoryValidationReport = {
     format: trajectoryReleaseFormat,
     valid: false,
@@ -85,86 +181,27 @@ export function validateTrajectoryRelease(options: ValidateTrajectoryReleaseOpti
   report.report_errors.push(...promptTokenErrors(options.task))
   const dataset = options.dataset ?? exported?.dataset ?? ''
   report.dataset = dataset || null
-  if (existsSync(options.dir)) {
-    for (const name of readdirSync(options.dir).sort())
-      if (!releaseFiles.includes(name) && name !== validationReportFile)
-        report.report_errors.push(`unexpected file ${name} in the release`)
-  }
+  if (existsSync(options.dir)) report.report_errors.push(...unexpectedFiles(readdirSync(options.dir)))
   const context = trajectoryRowContext({
     task: options.task,
     dataset,
     ...(exported ? { declared: { thinkSource: exported.think.source, maxThinkTokens: exported.think.max_think_tokens } } : {}),
   })
-  const tools = context.tools
   const canonicalById = options.canonical ? new Map(options.canonical.map((record) => [record.id, record])) : undefined
-  const seen = new Map<string, SplitName>()
-  const observed: Record<
-    string,
-    { rows: number; classes: Record<TrajectoryClass, number>; calls: number; ids: string[]; sha256: string }
-  > = {}
+  const walk: ReleaseWalk = { options, context, canonicalById, seen: new Map(), report, maxListed: options.maxListedErrors ?? 50 }
+  const observed: Record<string, ObservedSplit> = {}
   for (const split of splitNames) {
-    const details: SplitValidation = { rows: 0, error_count: 0, errors: [] }
-    report.splits[split] = details
-    const fail = (message: string) => {
-      details.error_count++
-      if (details.errors.length < maxListed) details.errors.push(message)
-    }
-    const path = join(options.dir, `${split}.parquet`)
-    if (!existsSync(path)) {
-      fail(`missing ${split}.parquet`)
-      continue
-    }
-    const bytes = readFileSync(path)
-    const stats = {
-      rows: 0,
-      classes: { direct: 0, single_tool: 0, multi_tool: 0, no_result: 0 },
-      calls: 0,
-      ids: [] as string[],
-      sha256: sha256Hex(bytes),
-    }
-    observed[split] = stats
-    readTrajectoryRows({
-      bytes,
-      metadataFields: options.task.taskConfig.metadata_fields,
-      tools,
-      onError: (message) => fail(`cannot read ${split}.parquet: ${message}`),
-      onRow: (raw, index) => {
-        details.rows++
-        const row = raw as Partial<TrajectoryRow>
-        const sourceId = typeof row.source_id === 'string' ? row.source_id : '?'
-        const where = `row ${index} (source_id ${sourceId})`
-        const errors = checkTrajectoryRow(raw, context)
-        if (canonicalById)
-          for (const message of canonicalProvenanceErrors({ row, split, task: options.task, canonicalById }))
-            errors.push({ code: 'trajectory_provenance', path: 'source_id', message })
-        const other = seen.get(sourceId)
-        if (other !== undefined && sourceId !== '?') {
-          if (other === split)
-            errors.push({ code: 'trajectory_repeat', path: 'source_id', message: 'source_id repeats within the split' })
-          else report.cross_split_errors.push(`source_id ${sourceId} is in ${other} and in ${split} (${split} ${where})`)
-        }
-        seen.set(sourceId, split)
-        for (const issue of errors) fail(`${where}: ${issue.message}`)
-        stats.ids.push(sourceId)
-        if (row.trajectory_class && row.trajectory_class in stats.classes) stats.classes[row.trajectory_class]++
-        stats.calls += Array.isArray(row.tool_calls) ? row.tool_calls.length : 0
-        if (errors.length === 0) options.onValidRow?.(split, raw as TrajectoryRow)
-      },
-    })
-    stats.rows = details.rows
-    if (details.rows === 0 && details.error_count === 0) fail(`${split}.parquet holds no rows`)
+    const stats = validateSplit(walk, split)
+    if (stats) observed[split] = stats
   }
   if (canonicalById) {
-    const missing = [...expectedReleaseIds(options.canonical ?? [], options.task)].filter((id) => !seen.has(id))
+    const missing = [...expectedReleaseIds(options.canonical ?? [], options.task)].filter((id) => !walk.seen.has(id))
     if (missing.length > 0)
       report.cross_split_errors.push(
         `${missing.length} trainable canonical record(s) have no row, first: ${missing.slice(0, 5).join(', ')}`,
       )
   }
   if (exported) report.report_errors.push(...reportConsistencyErrors(exported, observed, dataset))
-  report.valid =
-    splitNames.every((split) => report.splits[split].error_count === 0) &&
-    report.cross_split_errors.length === 0 &&
-    report.report_errors.length === 0
+  report.valid = releaseIsValid(report)
   return report
 }

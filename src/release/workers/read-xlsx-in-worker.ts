@@ -29,6 +29,66 @@ export async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> 
 }
 
 /**
+ * A batch the worker sent as text: rows joined by U+0001; in each, the row number (then `h` when hidden),
+ * U+0000, the cells' kind letters, U+0000, the cells joined by U+0000.
+ */
+export function decodeRowBatch(text: string, sheet: string): SheetRow[] {
+  const batch: SheetRow[] = []
+  for (const line of text.split('\u0001')) {
+    const end = line.indexOf('\u0000')
+    const kindsEnd = line.indexOf('\u0000', end + 1)
+    const head = line.slice(0, end)
+    const row: SheetRow = { rowNumber: Number.parseInt(head, 10), cells: line.slice(kindsEnd + 1).split('\u0000'), sheet }
+    if (kindsEnd > end + 1) row.kinds = line.slice(end + 1, kindsEnd)
+    if (head.endsWith('h')) row.hidden = true
+    batch.push(row)
+  }
+  return batch
+}
+
+/** A running reader worker and the messages it has sent that were not read yet. */
+interface ReaderWorker {
+  worker: Worker
+  queue: Message[]
+  wake: (() => void) | undefined
+  failure: Error | undefined
+}
+
+function startReaderWorker(options: { path: string; sheets?: readonly string[] }): ReaderWorker {
+  const worker: Worker = startWorker({
+    entry: 'xlsx-reader-worker',
+    workerData: { path: options.path, sheets: options.sheets, batchSize: 500 },
+  })
+  const state: ReaderWorker = { worker, queue: [], wake: undefined, failure: undefined }
+  worker.on('message', (message: Message) => {
+    state.queue.push(message)
+    state.wake?.()
+  })
+  worker.on('error', (error) => {
+    state.failure = error
+    state.wake?.()
+  })
+  worker.on('exit', (code) => {
+    if (code !== 0 && !state.failure) state.failure = new Error(`xlsx reader worker exited with code ${code}`)
+    state.wake?.()
+  })
+  return state
+}
+
+/** The worker's next message, waiting for it; throws the worker's failure once nothing is left to read. */
+async function nextMessage(state: ReaderWorker): Promise<Message> {
+  for (;;) {
+    const message = state.queue.shift()
+    if (message) return message
+    if (state.failure) throw state.failure
+    await new Promise<void>((resolve) => {
+      state.wake = resolve
+    })
+    state.wake = undefined
+  }
+}
+
+/**
  * `eager`: start the worker now (loading the reader and parsing overlap whatever the caller does before it
  * iterates; rows wait in a queue), instead of on the first row asked for.
  */
@@ -41,47 +101,13 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
   let sheet = options.sheets?.[0] ?? ''
   let names: string[] = []
   let hidden: string[] = []
-  let started: ReturnType<typeof start> | undefined
-  function start() {
-    const worker: Worker = startWorker({
-      entry: 'xlsx-reader-worker',
-      workerData: { path: options.path, sheets: options.sheets, batchSize: 500 },
-    })
-    const state = {
-      worker,
-      queue: [] as Message[],
-      wake: undefined as (() => void) | undefined,
-      failure: undefined as Error | undefined,
-    }
-    worker.on('message', (message: Message) => {
-      state.queue.push(message)
-      state.wake?.()
-    })
-    worker.on('error', (error) => {
-      state.failure = error
-      state.wake?.()
-    })
-    worker.on('exit', (code) => {
-      if (code !== 0 && !state.failure) state.failure = new Error(`xlsx reader worker exited with code ${code}`)
-      state.wake?.()
-    })
-    return state
-  }
-  if (options.eager) started = start()
+  let started: ReaderWorker | undefined = options.eager ? startReaderWorker(options) : undefined
   async function* batches(): AsyncGenerator<SheetRow[]> {
-    const state = started ?? start()
+    const state = started ?? startReaderWorker(options)
     started = state
     try {
       for (;;) {
-        const message = state.queue.shift()
-        if (!message) {
-          if (state.failure) throw state.failure
-          await new Promise<void>((resolve) => {
-            state.wake = resolve
-          })
-          state.wake = undefined
-          continue
-        }
+        const message = await nextMessage(state)
         if (message.type === 'error') throw deserializeError(message.error)
         sheet = message.sheet
         if (message.type === 'done') {
@@ -89,21 +115,7 @@ export function readXlsxRowsInWorker(options: { path: string; sheets?: readonly 
           hidden = message.hidden
           return
         }
-        if (message.type === 'objects') {
-          yield message.rows
-          continue
-        }
-        const batch: SheetRow[] = []
-        for (const line of message.text.split('\u0001')) {
-          const end = line.indexOf('\u0000')
-          const kindsEnd = line.indexOf('\u0000', end + 1)
-          const head = line.slice(0, end)
-          const row: SheetRow = { rowNumber: Number.parseInt(head, 10), cells: line.slice(kindsEnd + 1).split('\u0000'), sheet }
-          if (kindsEnd > end + 1) row.kinds = line.slice(end + 1, kindsEnd)
-          if (head.endsWith('h')) row.hidden = true
-          batch.push(row)
-        }
-        yield batch
+        yield message.type === 'objects' ? message.rows : decodeRowBatch(message.text, sheet)
       }
     } finally {
       await state.worker.terminate()

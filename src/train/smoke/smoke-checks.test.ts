@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LogRow } from '../log-history.js'
-import { checkSmokeRun, type SmokeEvidence } from './smoke-checks.js'
+import { checkpointCheck, checkSmokeRun, matchedRollouts, type SmokeEvidence, trainerLogChecks } from './smoke-checks.js'
 
 const steps: LogRow[] = [
   { step: 1, loss: 0, grad_norm: 0, reward: -0.25, 'rewards/ReleaseOpsEnv/mean': -0.25, 'tools/call_frequency': 1 },
@@ -76,6 +76,34 @@ describe('checkSmokeRun', () => {
       'grad_norm non-zero',
       'logged mean reward equals the rollouts’ mean',
       'checkpoint written',
+    ])
+  })
+})
+
+describe('checkSmokeRun: its steps alone', () => {
+  it('matchedRollouts uses each server episode of the env once', () => {
+    const { rollouts, counters } = evidence()
+    expect(matchedRollouts(rollouts, counters.recent_episodes, 'releaseops-v2')).toBe(2)
+    const twice = [rollouts[0], rollouts[0]] as typeof rollouts
+    expect(matchedRollouts(twice, counters.recent_episodes, 'releaseops-v2')).toBe(1)
+    expect(matchedRollouts(rollouts, counters.recent_episodes, 'releaseops-v3')).toBe(0)
+  })
+
+  it('checkpointCheck needs the final weights (either format) and both best records', () => {
+    expect(checkpointCheck(['final/pytorch_model.bin', 'best_by_reward/best_info.json', 'best_by_loss/best_info.json']).ok).toBe(
+      true,
+    )
+    expect(checkpointCheck(['final/model.safetensors', 'best_by_reward/best_info.json'])).toMatchObject({
+      ok: false,
+      detail: 'final weights yes, best_by_reward yes, best_by_loss no',
+    })
+  })
+
+  it("trainerLogChecks refuses a reward column other than the env's", () => {
+    const rows = steps.slice(0, 2).map((row) => ({ ...row, 'rewards/other/mean': 1 }))
+    const failed = trainerLogChecks(evidence(), rows, 'rewards/ReleaseOpsEnv/mean').filter((item) => !item.ok)
+    expect(failed.map((item) => item.detail)).toEqual([
+      'rewards/ReleaseOpsEnv/mean logged on every step; other reward columns: rewards/other/mean',
     ])
   })
 })

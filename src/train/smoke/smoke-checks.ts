@@ -35,57 +35,51 @@ function episodeKey(seed: number | null | undefined, family: string | null | und
   return `${seed ?? '-'}|${family ?? '-'}|${reward.toFixed(9)}`
 }
 
-export function checkSmokeRun(evidence: SmokeEvidence): SmokeCheck[] {
-  const checks: SmokeCheck[] = []
-  const add = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail })
-  const steps = evidence.rows.filter((row) => typeof row.loss === 'number' && !('train_runtime' in row))
-  const env = evidence.counters.envs[evidence.envId]
-  const rewardColumn = evidence.rewardColumn ?? 'rewards/ReleaseOpsEnv/mean'
+const check = (name: string, ok: boolean, detail: string): SmokeCheck => ({ name, ok, detail })
 
-  add(
-    'trainer exited cleanly',
-    evidence.state === 'succeeded' && evidence.exitCode === 0,
-    `state ${evidence.state}, exit code ${evidence.exitCode}`,
-  )
-  add('at least 2 optimisation steps logged', steps.length >= 2, `${steps.length} step rows`)
-  add(
-    'tools/call_frequency > 0',
-    steps.some((row) => positive(row, 'tools/call_frequency')),
-    `per step: ${steps.map((row) => row['tools/call_frequency']).join(', ')}`,
-  )
-  add(
-    'loss non-zero',
-    steps.some((row) => nonZero(row, 'loss')),
-    `per step: ${steps.map((row) => row.loss).join(', ')}`,
-  )
-  add(
-    'grad_norm non-zero',
-    steps.some((row) => nonZero(row, 'grad_norm')),
-    `per step: ${steps.map((row) => row.grad_norm).join(', ')}`,
-  )
+/** What the trainer's log shows: a clean exit, steps with tool calls, non-zero loss and grad norm, the env's reward only. */
+export function trainerLogChecks(evidence: SmokeEvidence, steps: readonly LogRow[], rewardColumn: string): SmokeCheck[] {
   const otherRewards = Object.keys(steps[0] ?? {}).filter(
     (key) => key.startsWith('rewards/') && key.endsWith('/mean') && key !== rewardColumn,
   )
-  add(
-    'reward is the env’s own (get_reward), no other reward function',
-    steps.length > 0 && steps.every((row) => typeof row[rewardColumn] === 'number') && otherRewards.length === 0,
-    `${rewardColumn} logged on every step; other reward columns: ${otherRewards.join(', ') || 'none'}`,
-  )
-  const rollouts = evidence.rollouts
-  add('rollouts recorded', rollouts.length > 0, `${rollouts.length} rollouts`)
-  add(
-    'every rollout reset the env on the server',
-    env !== undefined && env.resets === rollouts.length && rollouts.length > 0,
-    `server resets ${env?.resets ?? 0}, trainer rollouts ${rollouts.length}`,
-  )
-  const clientCalls = rollouts.reduce((sum, line) => sum + line.tool_calls, 0)
-  add(
-    'tools were called through the server',
-    env !== undefined && env.tool_calls_total > 0 && env.tool_calls_total === clientCalls,
-    `server tool calls ${env?.tool_calls_total ?? 0} (${JSON.stringify(env?.tool_calls ?? {})}), trainer-side ${clientCalls}`,
-  )
+  return [
+    check(
+      'trainer exited cleanly',
+      evidence.state === 'succeeded' && evidence.exitCode === 0,
+      `state ${evidence.state}, exit code ${evidence.exitCode}`,
+    ),
+    check('at least 2 optimisation steps logged', steps.length >= 2, `${steps.length} step rows`),
+    check(
+      'tools/call_frequency > 0',
+      steps.some((row) => positive(row, 'tools/call_frequency')),
+      `per step: ${steps.map((row) => row['tools/call_frequency']).join(', ')}`,
+    ),
+    check(
+      'loss non-zero',
+      steps.some((row) => nonZero(row, 'loss')),
+      `per step: ${steps.map((row) => row.loss).join(', ')}`,
+    ),
+    check(
+      'grad_norm non-zero',
+      steps.some((row) => nonZero(row, 'grad_norm')),
+      `per step: ${steps.map((row) => row.grad_norm).join(', ')}`,
+    ),
+    check(
+      'reward is the env’s own (get_reward), no other reward function',
+      steps.length > 0 && steps.every((row) => typeof row[rewardColumn] === 'number') && otherRewards.length === 0,
+      `${rewardColumn} logged on every step; other reward columns: ${otherRewards.join(', ') || 'none'}`,
+    ),
+  ]
+}
+
+/** How many rollouts match a distinct server episode of the env by seed, family and cumulative reward. */
+export function matchedRollouts(
+  rollouts: readonly RolloutLine[],
+  episodes: ServerCounters['recent_episodes'],
+  envId: string,
+): number {
   const serverEpisodes = new Map<string, number>()
-  for (const episode of evidence.counters.recent_episodes.filter((item) => item.env_id === evidence.envId)) {
+  for (const episode of episodes.filter((item) => item.env_id === envId)) {
     const key = episodeKey(episode.seed, episode.family, episode.cumulative_reward)
     serverEpisodes.set(key, (serverEpisodes.get(key) ?? 0) + 1)
   }
@@ -98,26 +92,66 @@ export function checkSmokeRun(evidence: SmokeEvidence): SmokeCheck[] {
       matched++
     }
   }
-  add(
-    'every rollout reward is an episode reward on the server',
-    rollouts.length > 0 && matched === rollouts.length,
-    `${matched}/${rollouts.length} rollouts match a server episode (seed, family, cumulative reward)`,
-  )
+  return matched
+}
+
+/** What the env server's counters show: a reset per rollout, the tool calls, each rollout's reward an episode's. */
+function serverChecks(evidence: SmokeEvidence): SmokeCheck[] {
+  const { rollouts } = evidence
+  const env = evidence.counters.envs[evidence.envId]
+  const clientCalls = rollouts.reduce((sum, line) => sum + line.tool_calls, 0)
+  const matched = matchedRollouts(rollouts, evidence.counters.recent_episodes, evidence.envId)
+  return [
+    check('rollouts recorded', rollouts.length > 0, `${rollouts.length} rollouts`),
+    check(
+      'every rollout reset the env on the server',
+      env !== undefined && env.resets === rollouts.length && rollouts.length > 0,
+      `server resets ${env?.resets ?? 0}, trainer rollouts ${rollouts.length}`,
+    ),
+    check(
+      'tools were called through the server',
+      env !== undefined && env.tool_calls_total > 0 && env.tool_calls_total === clientCalls,
+      `server tool calls ${env?.tool_calls_total ?? 0} (${JSON.stringify(env?.tool_calls ?? {})}), trainer-side ${clientCalls}`,
+    ),
+    check(
+      'every rollout reward is an episode reward on the server',
+      rollouts.length > 0 && matched === rollouts.length,
+      `${matched}/${rollouts.length} rollouts match a server episode (seed, family, cumulative reward)`,
+    ),
+  ]
+}
+
+/** The mean reward the trainer logged against the rollouts' own mean. */
+function meanRewardCheck(rollouts: readonly RolloutLine[], steps: readonly LogRow[], rewardColumn: string): SmokeCheck {
   const meanRollout = rollouts.reduce((sum, line) => sum + line.reward, 0) / Math.max(1, rollouts.length)
   const logged = steps.map((row) => row[rewardColumn]).filter((value): value is number => typeof value === 'number')
   const meanLogged = logged.reduce((sum, value) => sum + value, 0) / Math.max(1, logged.length)
-  add(
+  return check(
     'logged mean reward equals the rollouts’ mean',
     logged.length > 0 && Math.abs(meanRollout - meanLogged) < 1e-5,
     `rollouts ${meanRollout.toFixed(6)}, logged ${meanLogged.toFixed(6)}`,
   )
-  const weights = evidence.files.some((file) => /^final\/(model\.safetensors|pytorch_model\.bin)$/.test(file))
-  const best = evidence.files.includes('best_by_reward/best_info.json')
-  const bestLoss = evidence.files.includes('best_by_loss/best_info.json')
-  add(
+}
+
+/** Final weights and both best-checkpoint records in the run folder. */
+export function checkpointCheck(files: readonly string[]): SmokeCheck {
+  const weights = files.some((file) => /^final\/(model\.safetensors|pytorch_model\.bin)$/.test(file))
+  const best = files.includes('best_by_reward/best_info.json')
+  const bestLoss = files.includes('best_by_loss/best_info.json')
+  return check(
     'checkpoint written',
     weights && best && bestLoss,
     `final weights ${weights ? 'yes' : 'no'}, best_by_reward ${best ? 'yes' : 'no'}, best_by_loss ${bestLoss ? 'yes' : 'no'}`,
   )
-  return checks
+}
+
+export function checkSmokeRun(evidence: SmokeEvidence): SmokeCheck[] {
+  const steps = evidence.rows.filter((row) => typeof row.loss === 'number' && !('train_runtime' in row))
+  const rewardColumn = evidence.rewardColumn ?? 'rewards/ReleaseOpsEnv/mean'
+  return [
+    ...trainerLogChecks(evidence, steps, rewardColumn),
+    ...serverChecks(evidence),
+    meanRewardCheck(evidence.rollouts, steps, rewardColumn),
+    checkpointCheck(evidence.files),
+  ]
 }

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { sha256Hex } from '../../io/sha256.js'
 import { checkGateReport } from './gate-evidence.js'
-import { checkHost, type HostRequirements, probeHost } from './host-probe.js'
+import { checkHost, type HostFacts, type HostRequirements, probeHost } from './host-probe.js'
 import { gateScript, gateScriptName, type LaunchStep, sftLaunchPlan } from './launch-plan.js'
 import { locateRun } from './locate-run.js'
 import { releaseCheck, runDirectoryCheck, toolsCheck } from './preflight-run-checks.js'
@@ -19,7 +19,14 @@ import { runArenaPreflight } from './run-arena-preflight.js'
 import { gradingToolSchemas, readTaskBundle } from './task-bundle.js'
 import { checkTokenBudget } from './token-budget.js'
 import { shellWord, verlEntryImports, verlRunFiles } from './verl-overrides.js'
-import { type CheckResult, checkVerlPatches, checkVerlVersion, loadVerlPatchList, noPatches } from './verl-patches.js'
+import {
+  type CheckResult,
+  checkVerlPatches,
+  checkVerlVersion,
+  loadVerlPatchList,
+  noPatches,
+  type VerlPatchList,
+} from './verl-patches.js'
 import { type ArenaVerlConfig, arenaConfigFormat } from './write-arena-config.js'
 import { type VerlConfig, verlConfigFormat } from './write-verl-config.js'
 
@@ -97,6 +104,68 @@ export function launchCommand(
   ].join(' ')
 }
 
+/** The installed VeRL: its version and the declared patches, or why there is none to check. */
+function verlInstallChecks(options: {
+  verlRoot: string | null
+  python: string
+  list: VerlPatchList | null
+  facts: HostFacts
+  kind: VerlConfig['kind']
+}): CheckResult[] {
+  const { verlRoot, list } = options
+  if (verlRoot === null)
+    return [{ name: 'verl_version', passed: false, detail: `${options.python} imports no VeRL and no --verl-root was given` }]
+  return [
+    checkVerlVersion({ verlRoot, list, metadataVersion: options.facts.python?.verl ?? null }),
+    checkVerlPatches({ verlRoot, list: list ?? noPatches(), kind: options.kind }),
+  ]
+}
+
+/** The release's rows against the token budget; a bundle or release that cannot be read fails the check. */
+async function tokenBudgetCheck(runDirectory: string, config: VerlConfig): Promise<CheckResult> {
+  try {
+    const { bundle, tasks } = readTaskBundle(runDirectory)
+    return await checkTokenBudget({
+      release: config.release.directory,
+      mixture: config.release.kind === 'trajectory-mixture',
+      settings: config.settings,
+      tools: gradingToolSchemas(),
+      metadataFields: bundle.metadata_fields,
+      ...(config.kind === 'rloo' ? { tasks } : {}),
+    })
+  } catch (error) {
+    return { name: 'token_budget', passed: false, detail: (error as Error).message }
+  }
+}
+
+/** The gate report's check: always for RLOO, for SFT only when a report was given. */
+function gateChecks(options: VerlPreflightOptions, config: VerlConfig): CheckResult[] {
+  if (config.kind !== 'rloo' && options.gateReport === undefined) return []
+  return [
+    checkGateReport(options.gateReport, config, {
+      ...(options.gateSplit ? { split: options.gateSplit } : {}),
+      ...(options.gateMinDenominator !== undefined ? { minDenominator: options.gateMinDenominator } : {}),
+    }),
+  ]
+}
+
+/** `launch.sh`: the launch command, then the plan's later steps as comments. */
+export function launchScript(manifest: Pick<LaunchManifest, 'checked_at' | 'command' | 'plan'>): string {
+  const later = (manifest.plan ?? [])
+    .slice(1)
+    .map((step) => `# then ${step.name}: ${step.command}\n`)
+    .join('')
+  return `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n${later}`
+}
+
+/** The manifest, and the launch script when there is a command (a stale one removed when there is none). */
+function writeLaunchFiles(runDirectory: string, manifest: LaunchManifest): void {
+  writeFileSync(join(runDirectory, verlRunFiles.launchManifest), `${JSON.stringify(manifest, null, 2)}\n`)
+  const script = join(runDirectory, verlRunFiles.launchScript)
+  if (manifest.command) writeFileSync(script, launchScript(manifest), { mode: 0o755 })
+  else rmSync(script, { force: true })
+}
+
 export async function runVerlPreflight(options: VerlPreflightOptions): Promise<LaunchManifest> {
   const runDirectory = resolve(options.runDirectory)
   const read = readConfig(runDirectory)
@@ -118,36 +187,11 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     env: config.environment,
   })
   const verlRoot = options.verlRoot ? resolve(options.verlRoot) : (facts.python?.verl_root ?? null)
-  if (verlRoot === null)
-    checks.push({ name: 'verl_version', passed: false, detail: `${python} imports no VeRL and no --verl-root was given` })
-  else {
-    checks.push(checkVerlVersion({ verlRoot, list, metadataVersion: facts.python?.verl ?? null }))
-    checks.push(checkVerlPatches({ verlRoot, list: list ?? noPatches(), kind: config.kind }))
-  }
+  checks.push(...verlInstallChecks({ verlRoot, python, list, facts, kind: config.kind }))
   checks.push(checkHost(facts, { ...options.host, gpus: config.settings.gpus_per_node, needVllm: config.kind === 'rloo' }))
-  try {
-    const { bundle, tasks } = readTaskBundle(runDirectory)
-    checks.push(
-      await checkTokenBudget({
-        release: config.release.directory,
-        mixture: config.release.kind === 'trajectory-mixture',
-        settings: config.settings,
-        tools: gradingToolSchemas(),
-        metadataFields: bundle.metadata_fields,
-        ...(config.kind === 'rloo' ? { tasks } : {}),
-      }),
-    )
-  } catch (error) {
-    checks.push({ name: 'token_budget', passed: false, detail: (error as Error).message })
-  }
+  checks.push(await tokenBudgetCheck(runDirectory, config))
   checks.push(checkReferenceCheckpoint(config.settings.model_path))
-  if (config.kind === 'rloo' || options.gateReport !== undefined)
-    checks.push(
-      checkGateReport(options.gateReport, config, {
-        ...(options.gateSplit ? { split: options.gateSplit } : {}),
-        ...(options.gateMinDenominator !== undefined ? { minDenominator: options.gateMinDenominator } : {}),
-      }),
-    )
+  checks.push(...gateChecks(options, config))
   const failed = checks.filter((check) => !check.passed).map((check) => check.name)
   const manifest: LaunchManifest = {
     format: launchManifestFormat,
@@ -170,19 +214,6 @@ export async function runVerlPreflight(options: VerlPreflightOptions): Promise<L
     })
     writeFileSync(join(runDirectory, gateScriptName), gateScript(runDirectory, config, interpreter), { mode: 0o755 })
   }
-  writeFileSync(join(runDirectory, verlRunFiles.launchManifest), `${JSON.stringify(manifest, null, 2)}\n`)
-  const script = join(runDirectory, verlRunFiles.launchScript)
-  if (manifest.command)
-    writeFileSync(
-      script,
-      `#!/bin/sh\n# Written by releaseops verl preflight (${manifest.checked_at}); see launch_manifest.json.\nset -e\n${manifest.command}\n${(
-        manifest.plan ?? []
-      )
-        .slice(1)
-        .map((step) => `# then ${step.name}: ${step.command}\n`)
-        .join('')}`,
-      { mode: 0o755 },
-    )
-  else rmSync(script, { force: true })
+  writeLaunchFiles(runDirectory, manifest)
   return manifest
 }
