@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isEndpointError } from './endpoint-error.js'
-import { readSseStream } from './read-sse-stream.js'
+import { emptyStreamFold, foldEvent, readSseStream, streamBody } from './read-sse-stream.js'
 
 function stream(text: string, splitEvery = 7): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text)
@@ -71,6 +71,68 @@ describe('readSseStream', () => {
     ] as const) {
       const error = await readSseStream({ stream: stream(text), kind: 'chat', startedAt: 0 }).catch((caught: unknown) => caught)
       expect(isEndpointError(error) && [error.code, error.retryable]).toEqual([code, true])
+    }
+  })
+})
+
+describe('foldEvent and streamBody, the steps alone', () => {
+  it('marks the first token once, at the first content, and not at an empty one', () => {
+    const fold = emptyStreamFold()
+    let now = 5
+    const elapsed = () => now
+    foldEvent(fold, JSON.stringify(delta({ role: 'assistant', content: '' })), elapsed)
+    expect(fold.firstTokenMs).toBeNull()
+    now = 12
+    foldEvent(fold, JSON.stringify(delta({ content: 'Hi' })), elapsed)
+    now = 30
+    foldEvent(fold, JSON.stringify(delta({ content: '!' }, 'stop')), elapsed)
+    expect([fold.firstTokenMs, fold.content, fold.finishReason, fold.done]).toEqual([12, 'Hi!', 'stop', false])
+    foldEvent(fold, '[DONE]', elapsed)
+    expect(fold.done).toBe(true)
+  })
+
+  it('joins tool-call fragments by index and gives the body a non-streaming call would have', () => {
+    const fold = emptyStreamFold()
+    const elapsed = () => 0
+    foldEvent(
+      fold,
+      JSON.stringify(delta({ tool_calls: [{ index: 0, id: 'a', function: { name: 'look', arguments: '{"x"' } }] })),
+      elapsed,
+    )
+    foldEvent(fold, JSON.stringify(delta({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] })), elapsed)
+    foldEvent(fold, JSON.stringify({ choices: [], usage: { prompt_tokens: 3 } }), elapsed)
+    expect(streamBody(fold, 'chat')).toEqual({
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'a', type: 'function', function: { name: 'look', arguments: '{"x":1}' } }],
+          },
+          finish_reason: null,
+        },
+      ],
+      usage: { prompt_tokens: 3 },
+    })
+  })
+
+  it('folds completion text into a text choice', () => {
+    const fold = emptyStreamFold()
+    foldEvent(fold, JSON.stringify({ choices: [{ index: 0, text: 'ab', finish_reason: 'length' }] }), () => 1)
+    expect(streamBody(fold, 'completion')).toEqual({ choices: [{ index: 0, text: 'ab', finish_reason: 'length' }] })
+  })
+
+  it('throws a coded, retryable error for a chunk that is not JSON or reports an error', () => {
+    const fold = emptyStreamFold()
+    for (const data of ['{"choices": [', '{"error": {"message": "boom"}}']) {
+      let caught: unknown
+      try {
+        foldEvent(fold, data, () => 0)
+      } catch (error) {
+        caught = error
+      }
+      expect(isEndpointError(caught) && [caught.code, caught.retryable]).toEqual(['endpoint_bad_response', true])
     }
   })
 })

@@ -14,8 +14,8 @@
  * ```
  */
 import type { ChatMessage } from '../chat/chat-message.js'
-import type { AnyEnv, EpisodeInfo, ResetParams, StepResult } from '../core/env/env-api.js'
-import type { Agent, AgentTurn } from './agent.js'
+import type { AnyEnv, EpisodeInfo, Observation, ResetParams, StepResult } from '../core/env/env-api.js'
+import type { Agent, AgentEpisode, AgentTurn } from './agent.js'
 import type { AgentEpisodeEnd, AgentEpisodeResult, AgentStepRecord, EpisodeFault, TurnRecord } from './agent-trajectory.js'
 import { isEndpointError } from './endpoint-error.js'
 import { envTools, initialMessages } from './episode-prompt.js'
@@ -53,71 +53,83 @@ function turnRecord(turn: number, reply: AgentTurn): TurnRecord {
   }
 }
 
-export async function runEpisode(options: RunEpisodeOptions): Promise<AgentEpisodeResult> {
-  const started = performance.now()
-  const { env, agent } = options
-  const resetStarted = performance.now()
-  const reset = await env.reset(options.reset)
-  const resetText = await env.render(reset.observation)
-  let envMs = performance.now() - resetStarted
-  const tools = envTools(env.spec)
-  const messages: ChatMessage[] = initialMessages({ spec: env.spec, prompt: options.prompt, resetText })
-  const episode = agent.start({ observation: reset.observation, info: reset.info, spec: env.spec, env })
-  const maxTurns = options.maxTurns ?? env.spec.maxEpisodeSteps
-  const turns: TurnRecord[] = []
-  const steps: AgentStepRecord[] = []
-  const loopSteps: LoopStep[] = []
-  let observation = reset.observation
-  let last: StepResult | undefined
-  let modelMs = 0
-  let end: AgentEpisodeEnd = 'max_turns'
-  let fault: EpisodeFault | undefined
-  for (let turn = 0; turn < maxTurns; turn++) {
-    let reply: AgentTurn
-    const asked = performance.now()
-    try {
-      reply = await episode.next({ messages, tools, observation, turn, ...(options.signal ? { signal: options.signal } : {}) })
-    } catch (error) {
-      modelMs += performance.now() - asked
-      if (!isEndpointError(error) || error.fatal) throw error
-      if (error.fault === 'context_length') end = 'context_length'
-      else {
-        end = 'infra_error'
-        fault = { fault: 'infrastructure', code: error.code, message: error.message, attempts: error.attempts }
-      }
-      break
-    }
-    modelMs += performance.now() - asked
-    messages.push(reply.message)
-    turns.push(turnRecord(turn, reply))
-    const calls =
-      options.maxToolCallsPerTurn === undefined ? reply.toolCalls : reply.toolCalls.slice(0, options.maxToolCallsPerTurn)
-    if (calls.length === 0) {
-      end = 'no_tool_call'
-      break
-    }
-    const outcome = await executeToolCalls({
-      env,
-      turn,
-      calls,
-      ids: (reply.message.tool_calls ?? []).map((call) => call.id),
-      loopSteps,
-      stopWhen: options.stopWhen ?? [],
-    })
-    envMs += outcome.envMs
-    messages.push(...outcome.messages)
-    steps.push(...outcome.steps)
-    if (outcome.last) {
-      last = outcome.last
-      observation = outcome.last.observation
-    }
-    if (outcome.stop) {
-      end = outcome.stop
-      fault = outcome.fault
-      break
-    }
+/** How a failed model call ends the episode: the context limit or an infrastructure fault; a fatal error is thrown. */
+export function endOfFailedTurn(error: unknown): { end: AgentEpisodeEnd; fault?: EpisodeFault } {
+  if (!isEndpointError(error) || error.fatal) throw error
+  if (error.fault === 'context_length') return { end: 'context_length' }
+  return {
+    end: 'infra_error',
+    fault: { fault: 'infrastructure', code: error.code, message: error.message, attempts: error.attempts },
   }
-  const info: EpisodeInfo = last?.info ?? reset.info
+}
+
+/** The calls of a turn that are executed: the first `max` (all without a limit). */
+export function callsToRun(reply: AgentTurn, max: number | undefined): AgentTurn['toolCalls'] {
+  return max === undefined ? reply.toolCalls : reply.toolCalls.slice(0, max)
+}
+
+/** What the loop carries from turn to turn. */
+interface EpisodeLoop {
+  readonly messages: ChatMessage[]
+  readonly tools: ReturnType<typeof envTools>
+  readonly turns: TurnRecord[]
+  readonly steps: AgentStepRecord[]
+  readonly loopSteps: LoopStep[]
+  observation: Observation
+  last: StepResult | undefined
+  modelMs: number
+  envMs: number
+  end: AgentEpisodeEnd
+  fault: EpisodeFault | undefined
+}
+
+/** Asks the agent for one turn and runs its calls; false when the episode ends. */
+async function playTurn(loop: EpisodeLoop, episode: AgentEpisode, options: RunEpisodeOptions, turn: number): Promise<boolean> {
+  let reply: AgentTurn
+  const asked = performance.now()
+  try {
+    const { messages, tools, observation } = loop
+    reply = await episode.next({ messages, tools, observation, turn, ...(options.signal ? { signal: options.signal } : {}) })
+  } catch (error) {
+    loop.modelMs += performance.now() - asked
+    const ended = endOfFailedTurn(error)
+    loop.end = ended.end
+    if (ended.fault) loop.fault = ended.fault
+    return false
+  }
+  loop.modelMs += performance.now() - asked
+  loop.messages.push(reply.message)
+  loop.turns.push(turnRecord(turn, reply))
+  const calls = callsToRun(reply, options.maxToolCallsPerTurn)
+  if (calls.length === 0) {
+    loop.end = 'no_tool_call'
+    return false
+  }
+  const outcome = await executeToolCalls({
+    env: options.env,
+    turn,
+    calls,
+    ids: (reply.message.tool_calls ?? []).map((call) => call.id),
+    loopSteps: loop.loopSteps,
+    stopWhen: options.stopWhen ?? [],
+  })
+  loop.envMs += outcome.envMs
+  loop.messages.push(...outcome.messages)
+  loop.steps.push(...outcome.steps)
+  if (outcome.last) {
+    loop.last = outcome.last
+    loop.observation = outcome.last.observation
+  }
+  if (!outcome.stop) return true
+  loop.end = outcome.stop
+  loop.fault = outcome.fault
+  return false
+}
+
+/** The episode's result from the finished loop. */
+function episodeResult(loop: EpisodeLoop, resetInfo: EpisodeInfo, started: number): AgentEpisodeResult {
+  const { last, end, fault, messages, tools, turns, steps } = loop
+  const info: EpisodeInfo = last?.info ?? resetInfo
   const terminated = last?.terminated === true && end === 'terminated'
   return {
     trajectory: { format: 'qwen3.5-native-tools-v2', messages, tools },
@@ -125,13 +137,41 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<AgentEpiso
     terminated,
     truncated: !terminated,
     end,
-    resetInfo: reset.info,
+    resetInfo,
     info,
     turns,
     steps,
     counts: episodeCounts(turns, steps),
     usage: episodeUsage(turns),
-    timing: { total_ms: performance.now() - started, model_ms: modelMs, env_ms: envMs },
+    timing: { total_ms: performance.now() - started, model_ms: loop.modelMs, env_ms: loop.envMs },
     ...(fault ? { fault } : {}),
   }
+}
+
+export async function runEpisode(options: RunEpisodeOptions): Promise<AgentEpisodeResult> {
+  const started = performance.now()
+  const { env, agent } = options
+  const resetStarted = performance.now()
+  const reset = await env.reset(options.reset)
+  const resetText = await env.render(reset.observation)
+  const envMs = performance.now() - resetStarted
+  const tools = envTools(env.spec)
+  const messages: ChatMessage[] = initialMessages({ spec: env.spec, prompt: options.prompt, resetText })
+  const episode = agent.start({ observation: reset.observation, info: reset.info, spec: env.spec, env })
+  const maxTurns = options.maxTurns ?? env.spec.maxEpisodeSteps
+  const loop: EpisodeLoop = {
+    messages,
+    tools,
+    turns: [],
+    steps: [],
+    loopSteps: [],
+    observation: reset.observation,
+    last: undefined,
+    modelMs: 0,
+    envMs,
+    end: 'max_turns',
+    fault: undefined,
+  }
+  for (let turn = 0; turn < maxTurns; turn++) if (!(await playTurn(loop, episode, options, turn))) break
+  return episodeResult(loop, reset.info, started)
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import type { DatasetRow } from '../core/env/env-dataset.js'
+import type { DatasetRow, EnvDataset } from '../core/env/env-dataset.js'
 import { type InputIssue, InvalidInputError } from '../core/errors/invalid-input-error.js'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 
@@ -23,45 +23,99 @@ function looksLikeFile(source: string): boolean {
   return source.endsWith('.jsonl') || source.includes('/') || source.includes('\\')
 }
 
-export async function loadDataset(options: { envId: string; source: string; registry: EnvRegistry }): Promise<LoadedDataset> {
-  const registration = options.registry.get(options.envId)
-  const dataset = registration.dataset
-  if (!looksLikeFile(options.source)) {
-    if (!dataset) {
-      throw new InvalidInputError({
-        code: 'no_dataset',
-        message: `Env ${options.envId} generates no dataset splits; pass a JSONL file.`,
-        issues: [],
-      })
-    }
-    const rows = dataset.rows(options.source)
-    const text = rows.map((row) => `${dataset.serializeRow(row)}\n`).join('')
-    return { name: options.source, rows, sha256: createHash('sha256').update(text).digest('hex') }
-  }
-  let bytes: Buffer
-  try {
-    bytes = await readFile(options.source)
-  } catch (error) {
+/** A generated split, hashed as the env would write it; an env without splits is refused. */
+function generatedSplit(dataset: EnvDataset | undefined, envId: string, split: string): LoadedDataset {
+  if (!dataset) {
     throw new InvalidInputError({
-      code: 'dataset_unreadable',
-      path: options.source,
-      message: `Cannot read dataset ${options.source}: ${(error as Error).message}`,
+      code: 'no_dataset',
+      message: `Env ${envId} generates no dataset splits; pass a JSONL file.`,
       issues: [],
     })
   }
+  const rows = dataset.rows(split)
+  const text = rows.map((row) => `${dataset.serializeRow(row)}\n`).join('')
+  return { name: split, rows, sha256: createHash('sha256').update(text).digest('hex') }
+}
+
+async function readDatasetFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path)
+  } catch (error) {
+    throw new InvalidInputError({
+      code: 'dataset_unreadable',
+      path,
+      message: `Cannot read dataset ${path}: ${(error as Error).message}`,
+      issues: [],
+    })
+  }
+}
+
+/** One JSONL line (`where` is file:line): its row, or the issues that refuse it. */
+export function parseDatasetLine(line: string, where: string, envId: string): { row: DatasetRow } | { issues: InputIssue[] } {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (error) {
+    return { issues: [{ code: 'invalid_json', path: where, message: (error as Error).message }] }
+  }
+  const parsed = rowSchema.safeParse(value)
+  if (!parsed.success) {
+    return {
+      issues: parsed.error.issues.map((issue) => ({
+        code: issue.code,
+        path: `${where}:${issue.path.join('.')}`,
+        message: issue.message,
+      })),
+    }
+  }
+  if (parsed.data.env_id !== undefined && parsed.data.env_id !== envId) {
+    return {
+      issues: [{ code: 'env_mismatch', path: `${where}:env_id`, message: `Row is for ${parsed.data.env_id}, not ${envId}.` }],
+    }
+  }
+  return { row: parsed.data as DatasetRow }
+}
+
+/** The issues of a reset the env refused, each placed at the row's file:line. */
+export function resetIssues(error: InvalidInputError, where: string): InputIssue[] {
+  const issues = error.issues.length > 0 ? error.issues : [{ code: error.code, path: '', message: error.message }]
+  return issues.map((issue) => ({
+    code: issue.code,
+    path: issue.path ? `${where}:${issue.path}` : where,
+    message: issue.message,
+  }))
+}
+
+/** Refuses a file with bad rows (every issue listed) or with none. */
+function refuseBadFile(source: string, rows: readonly DatasetRow[], issues: readonly InputIssue[]): void {
+  if (issues.length > 0) {
+    throw new InvalidInputError({
+      code: 'invalid_dataset',
+      path: source,
+      message: `${issues.length} bad row(s) in ${source}; first: ${issues[0]?.path}: ${issues[0]?.message}`,
+      issues: [...issues],
+    })
+  }
+  if (rows.length === 0) {
+    throw new InvalidInputError({ code: 'empty_dataset', path: source, message: `${source} has no rows.`, issues: [] })
+  }
+}
+
+export async function loadDataset(options: { envId: string; source: string; registry: EnvRegistry }): Promise<LoadedDataset> {
+  const dataset = options.registry.get(options.envId).dataset
+  if (!looksLikeFile(options.source)) return generatedSplit(dataset, options.envId, options.source)
+  const bytes = await readDatasetFile(options.source)
   const rows: DatasetRow[] = []
   const issues: InputIssue[] = []
   // Each row's reset is tried on one env here, so a bad family or option names its file:line before
   // any episode runs (a reset is cheap next to the episode it starts).
   const probe = options.registry.make(options.envId, { bare: true })
-  const checkReset = (row: DatasetRow, where: string) => {
+  const resets = (row: DatasetRow, where: string) => {
     try {
       probe.reset(dataset ? dataset.toResetParams(row) : { seed: row.seed })
     } catch (error) {
       if (!InvalidInputError.isInstance(error)) throw error
-      for (const issue of error.issues.length > 0 ? error.issues : [{ code: error.code, path: '', message: error.message }]) {
-        issues.push({ code: issue.code, path: issue.path ? `${where}:${issue.path}` : where, message: issue.message })
-      }
+      issues.push(...resetIssues(error, where))
       return false
     }
     return true
@@ -72,46 +126,11 @@ export async function loadDataset(options: { envId: string; source: string; regi
     .forEach((line, index) => {
       if (line.trim() === '') return
       const where = `${options.source}:${index + 1}`
-      let value: unknown
-      try {
-        value = JSON.parse(line)
-      } catch (error) {
-        issues.push({ code: 'invalid_json', path: where, message: (error as Error).message })
-        return
-      }
-      const parsed = rowSchema.safeParse(value)
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          issues.push({ code: issue.code, path: `${where}:${issue.path.join('.')}`, message: issue.message })
-        }
-        return
-      }
-      if (parsed.data.env_id !== undefined && parsed.data.env_id !== options.envId) {
-        issues.push({
-          code: 'env_mismatch',
-          path: `${where}:env_id`,
-          message: `Row is for ${parsed.data.env_id}, not ${options.envId}.`,
-        })
-        return
-      }
-      if (checkReset(parsed.data as DatasetRow, where)) rows.push(parsed.data as DatasetRow)
+      const parsed = parseDatasetLine(line, where, options.envId)
+      if ('issues' in parsed) issues.push(...parsed.issues)
+      else if (resets(parsed.row, where)) rows.push(parsed.row)
     })
   probe.close?.()
-  if (issues.length > 0) {
-    throw new InvalidInputError({
-      code: 'invalid_dataset',
-      path: options.source,
-      message: `${issues.length} bad row(s) in ${options.source}; first: ${issues[0]?.path}: ${issues[0]?.message}`,
-      issues,
-    })
-  }
-  if (rows.length === 0) {
-    throw new InvalidInputError({
-      code: 'empty_dataset',
-      path: options.source,
-      message: `${options.source} has no rows.`,
-      issues: [],
-    })
-  }
+  refuseBadFile(options.source, rows, issues)
   return { name: options.source, rows, sha256: createHash('sha256').update(bytes).digest('hex') }
 }

@@ -24,7 +24,7 @@ export interface RunEvalOptions {
   onProgress?: (done: number, total: number) => void
 }
 
-function episodeTasks(rowCount: number, policies: readonly string[]): EpisodeTask[] {
+export function episodeTasks(rowCount: number, policies: readonly string[]): EpisodeTask[] {
   const tasks: EpisodeTask[] = []
   for (const policy of policies) {
     for (let rowIndex = 0; rowIndex < rowCount; rowIndex++) tasks.push({ index: tasks.length, rowIndex, policy })
@@ -42,82 +42,104 @@ function createWorker(data: EvalWorkerData): Worker {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** Threads to start: as asked (at least one), never more than there are chunks. */
+export function evalThreadCount(options: { tasks: number; chunkSize: number; workers: number | undefined }): number {
+  return Math.min(Math.max(1, Math.floor(options.workers ?? 1)), Math.ceil(options.tasks / options.chunkSize) || 1)
+}
+
+/** The shared queue every thread takes chunks from, and the records in task order. */
+interface EvalQueue {
+  take(): EpisodeTask[]
+  store(batch: readonly EpisodeRecord[]): void
+  records: EpisodeRecord[]
+  /** The first worker failure: no more chunks are handed out after it. */
+  failure: Error | undefined
+}
+
+export function evalQueue(tasks: readonly EpisodeTask[], chunkSize: number, onProgress: RunEvalOptions['onProgress']): EvalQueue {
+  let next = 0
+  let done = 0
+  const queue: EvalQueue = {
+    records: new Array(tasks.length),
+    failure: undefined,
+    take() {
+      const chunk = tasks.slice(next, next + chunkSize)
+      next += chunk.length
+      return chunk
+    },
+    store(batch) {
+      for (const record of batch) queue.records[record.index] = record
+      done += batch.length
+      onProgress?.(done, tasks.length)
+    },
+  }
+  return queue
+}
+
+/** One worker thread's run: fed two chunks ahead until the queue is empty; a failure is kept on the queue. */
+function runWorkerThread(worker: Worker, queue: EvalQueue, rows: readonly DatasetRow[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // Keep two chunks queued in each worker so it never idles while this thread runs its own chunk.
+    let inFlight = 0
+    const feed = () => {
+      const chunk = queue.failure ? [] : queue.take()
+      if (chunk.length > 0) {
+        inFlight++
+        worker.postMessage({ type: 'tasks', tasks: chunk } satisfies ToWorker)
+      } else if (inFlight === 0) {
+        worker.postMessage({ type: 'stop' } satisfies ToWorker)
+        resolve()
+      }
+    }
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'error') return reject(new Error(`eval worker failed: ${message.message}`))
+      if (message.type === 'ready') {
+        feed()
+        feed()
+        return
+      }
+      inFlight--
+      // Workers leave the row out (this thread has it) to keep messages small.
+      const batch = decodeRecords(message.batch)
+      for (const record of batch) record.row = rowWithoutPrompt(rows[record.rowIndex] as DatasetRow)
+      queue.store(batch)
+      feed()
+    })
+    worker.on('error', reject)
+    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`eval worker exited with code ${code}`))))
+  }).catch((error: Error) => {
+    queue.failure ??= error
+  })
+}
+
 export async function runEval(options: RunEvalOptions): Promise<EpisodeRecord[]> {
   // Fail fast on unknown names before any thread starts.
   envRegistry.get(options.envId)
   for (const policy of options.policies) policyRegistry.get(options.envId, policy)
   const tasks = episodeTasks(options.rows.length, options.policies)
   const chunkSize = Math.max(1, options.chunkSize ?? 250)
-  const threadCount = Math.min(Math.max(1, Math.floor(options.workers ?? 1)), Math.ceil(tasks.length / chunkSize) || 1)
-  const records: EpisodeRecord[] = new Array(tasks.length)
-  let next = 0
-  let done = 0
-  const take = (): EpisodeTask[] => {
-    const chunk = tasks.slice(next, next + chunkSize)
-    next += chunk.length
-    return chunk
+  const threadCount = evalThreadCount({ tasks: tasks.length, chunkSize, workers: options.workers })
+  const queue = evalQueue(tasks, chunkSize, options.onProgress)
+  const episodeOptions = {
+    recordSteps: options.recordSteps ?? false,
+    ...(options.maxEpisodeSteps === undefined ? {} : { maxEpisodeSteps: options.maxEpisodeSteps }),
   }
-  const store = (batch: readonly EpisodeRecord[]) => {
-    for (const record of batch) records[record.index] = record
-    done += batch.length
-    options.onProgress?.(done, tasks.length)
-  }
-
   const workers: Worker[] = []
-  let failure: Error | undefined
   const workerRuns = Array.from({ length: threadCount - 1 }, () => {
-    const worker = createWorker({
-      envId: options.envId,
-      rows: [...options.rows],
-      recordSteps: options.recordSteps ?? false,
-      ...(options.maxEpisodeSteps === undefined ? {} : { maxEpisodeSteps: options.maxEpisodeSteps }),
-    })
+    const worker = createWorker({ envId: options.envId, rows: [...options.rows], ...episodeOptions })
     workers.push(worker)
-    return new Promise<void>((resolve, reject) => {
-      // Keep two chunks queued in each worker so it never idles while this thread runs its own chunk.
-      let inFlight = 0
-      const feed = () => {
-        const chunk = failure ? [] : take()
-        if (chunk.length > 0) {
-          inFlight++
-          worker.postMessage({ type: 'tasks', tasks: chunk } satisfies ToWorker)
-        } else if (inFlight === 0) {
-          worker.postMessage({ type: 'stop' } satisfies ToWorker)
-          resolve()
-        }
-      }
-      worker.on('message', (message: FromWorker) => {
-        if (message.type === 'error') return reject(new Error(`eval worker failed: ${message.message}`))
-        if (message.type === 'ready') {
-          feed()
-          feed()
-          return
-        }
-        inFlight--
-        // Workers leave the row out (this thread has it) to keep messages small.
-        const batch = decodeRecords(message.batch)
-        for (const record of batch) record.row = rowWithoutPrompt(options.rows[record.rowIndex] as DatasetRow)
-        store(batch)
-        feed()
-      })
-      worker.on('error', reject)
-      worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`eval worker exited with code ${code}`))))
-    }).catch((error: Error) => {
-      failure ??= error
-    })
+    return runWorkerThread(worker, queue, options.rows)
   })
-
   const runTask = createEpisodeRunner({
     envId: options.envId,
     rows: options.rows,
     envs: envRegistry,
     policies: policyRegistry,
-    recordSteps: options.recordSteps ?? false,
-    ...(options.maxEpisodeSteps === undefined ? {} : { maxEpisodeSteps: options.maxEpisodeSteps }),
+    ...episodeOptions,
   })
   try {
-    for (let chunk = take(); chunk.length > 0 && !failure; chunk = take()) {
-      store(chunk.map(runTask))
+    for (let chunk = queue.take(); chunk.length > 0 && !queue.failure; chunk = queue.take()) {
+      queue.store(chunk.map(runTask))
       // Let worker messages and progress redraws through between chunks.
       if (workers.length > 0 || options.onProgress) await nextTurn()
     }
@@ -125,6 +147,6 @@ export async function runEval(options: RunEvalOptions): Promise<EpisodeRecord[]>
   } finally {
     for (const worker of workers) void worker.terminate()
   }
-  if (failure) throw failure
-  return records
+  if (queue.failure) throw queue.failure
+  return queue.records
 }

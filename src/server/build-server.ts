@@ -3,30 +3,28 @@
  * env under `/envs/{id}`, the default env also at the root, `GET /` index, `/openapi.json` and `/docs`
  * (Swagger UI served from the package, no CDN). Nothing listens here; `startServer` does that.
  */
-import fastifySwagger from '@fastify/swagger'
-import fastifySwaggerUi from '@fastify/swagger-ui'
-import fastifyWebsocket from '@fastify/websocket'
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
-import type { WebSocket } from 'ws'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { EnvRegistry } from '../core/registry/env-registry.js'
 import { createOutboundFetch } from '../io/outbound/outbound-fetch.js'
 import { OutboundPolicy } from '../io/outbound/outbound-policy.js'
 import type { TrainingSettingsInput } from '../train/training-settings.js'
-import { createEnvHosts } from './env-host.js'
+import { createEnvHosts, type EnvHost } from './env-host.js'
 import { answerClientError, answerFrameworkError } from './http/client-errors.js'
 import { ConnectionGuard } from './http/connection-guard.js'
 import { installErrorHandlers, installJsonParser } from './http/error-handler.js'
 import { hostGuard } from './http/host-guard.js'
 import { declaredAccessOf, tokenGuard } from './http/token-guard.js'
 import { registerMcpRoutes } from './mcp/mcp-routes.js'
-import { openEnvApiVersion, packageVersion } from './package-version.js'
 import { recordRoutes, registerIndexRoutes } from './routes/index-route.js'
+import type { EnvRouteOptions } from './routes/openenv/env-route-context.js'
 import { registerOpenEnvRoutes } from './routes/openenv-routes.js'
 import { type Operations, registerOperations } from './routes/operations-routes.js'
+import { type RouteModule, registerRoutes } from './routes/route-module.js'
 import { registerSessionRoutes } from './routes/session-routes.js'
 import type { ServerContext } from './server-context.js'
 import type { ServerOptions } from './server-options.js'
+import { registerApiDocs, registerWebSockets } from './server-plugins.js'
 import { SessionStore } from './session/session-store.js'
 import { ServerShutdown } from './shutdown/server-shutdown.js'
 import { CountingEnvRegistry, EnvUsageCounters } from './usage/env-usage-counters.js'
@@ -50,18 +48,9 @@ export interface BuiltServer {
   operations: Operations
 }
 
-export async function buildServer(build: BuildServerOptions): Promise<BuiltServer> {
-  const { options } = build
-  const workerIndex = build.workerIndex ?? 0
-  // Every env the server makes is counted (GET /counters), whatever the transport.
-  const usage = new EnvUsageCounters()
-  const hosts = createEnvHosts({
-    registry: new CountingEnvRegistry(build.registry, usage),
-    defaultEnvId: options.defaultEnvId ?? build.registryDefaultEnvId,
-  })
-  const defaultHost = hosts.find((host) => host.isDefault)!
-
-  const app = Fastify({
+/** The app, with connection timeouts and coded answers to errors before any route. */
+function createApp(options: ServerOptions): FastifyInstance {
+  return Fastify({
     logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
     bodyLimit: options.bodyLimitBytes,
     forceCloseConnections: true,
@@ -72,10 +61,20 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     frameworkErrors: answerFrameworkError,
     http: { requireHostHeader: false },
   })
-  const context: ServerContext = {
+}
+
+/** What every route reads: the env hosts, the session store, keepalive, connection guard, shutdown, outbound policy. */
+function createServerContext(
+  build: BuildServerOptions,
+  app: FastifyInstance,
+  hosts: EnvHost[],
+  workerIndex: number,
+): ServerContext {
+  const { options } = build
+  return {
     options,
     hosts,
-    defaultHost,
+    defaultHost: hosts.find((host) => host.isDefault)!,
     store: new SessionStore({
       maxSessions: options.maxSessions,
       maxSessionsPerClient: options.maxSessionsPerClient,
@@ -99,48 +98,28 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     workerIndex,
     ...(build.forward ? { forward: build.forward } : {}),
   }
+}
+
+/** Zod validation and serialisation, the JSON parser, coded errors, and (in a cluster) the worker headers. */
+function installHttp(app: FastifyInstance, context: ServerContext): void {
   context.connections.attach(app.server)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   installJsonParser(app)
-  installErrorHandlers(app, { envIds: hosts.map((host) => host.id) })
-  if (build.forward) {
+  installErrorHandlers(app, { envIds: context.hosts.map((host) => host.id) })
+  if (context.forward) {
+    const worker = String(context.workerIndex)
     // x-releaseops-worker: the worker that ran the request (kept from a forwarded reply); received-by: this one.
     app.addHook('onSend', async (_request, reply) => {
-      if (!reply.hasHeader('x-releaseops-worker')) reply.header('x-releaseops-worker', String(workerIndex))
-      reply.header('x-releaseops-received-by', String(workerIndex))
+      if (!reply.hasHeader('x-releaseops-worker')) reply.header('x-releaseops-worker', worker)
+      reply.header('x-releaseops-received-by', worker)
     })
   }
+}
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'ReleaseOps environment server',
-        description: `OpenEnv-compatible HTTP, WebSocket and MCP API (releaseops ${packageVersion}). Every env is served under /envs/{id}; the default env (${defaultHost.id}) also at the root. GET / lists every route, WebSocket ones included.`,
-        version: openEnvApiVersion,
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  })
-  // Swagger UI's own routes (its page and assets) are public; declared here as they come from the plugin.
-  await app.register(async (docs) => {
-    docs.addHook('onRoute', (route) => {
-      route.config = { ...(route.config ?? {}), access: 'public' }
-    })
-    await docs.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
-  })
-  await app.register(fastifyWebsocket, {
-    // Pings are answered by the keepalive (every one; `ws` drops a client with 60 pongs pending).
-    options: { maxPayload: options.maxFrameBytes, perMessageDeflate: false, autoPong: false },
-    errorHandler: logWebSocketError,
-    // The shutdown closes every socket with 1001 server_shutdown (the plugin's own hook closes with 1005).
-    preClose: async function closeWebSockets(this: FastifyInstance) {
-      await context.shutdown.run()
-      await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()))
-    },
-  })
+/** The request guards, in order: connection share, in-flight tracking, Host/Origin, token; and every route's declared access. */
+function installGuards(app: FastifyInstance, context: ServerContext): void {
+  const { options } = context
   // After the WebSocket plugin's own hook, so a refused upgrade's socket is still destroyed after the reply.
   app.addHook('onRequest', context.connections.refuseOverShare)
   // In-flight HTTP requests the shutdown waits for (an upgrade's reply is the WebSocket's, drained apart).
@@ -153,24 +132,21 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
   app.addHook('onRoute', (route) => {
     declaredAccessOf(route)
   })
+}
 
-  const routes = recordRoutes(app)
-  registerIndexRoutes(app, { context, routes })
-  for (const host of hosts) {
+/** The route groups every env gets under each of its prefixes. */
+const envRouteGroups: readonly RouteModule<EnvRouteOptions>[] = [registerOpenEnvRoutes, registerSessionRoutes, registerMcpRoutes]
+
+/** Each env's groups under `/envs/{id}`, the default env's also at the root. */
+function registerEnvRoutes(app: FastifyInstance, context: ServerContext): void {
+  for (const host of context.hosts) {
     const prefixes = host.isDefault ? ['', host.prefix] : [host.prefix]
-    for (const prefix of prefixes) {
-      registerOpenEnvRoutes(app, { context, host, prefix })
-      registerSessionRoutes(app, { context, host, prefix })
-      registerMcpRoutes(app, { context, host, prefix })
-    }
+    for (const prefix of prefixes) registerRoutes(app, { context, host, prefix }, envRouteGroups)
   }
-  const operations = registerOperations(app, {
-    context,
-    registry: build.registry,
-    usage,
-    ...(build.training ? { training: build.training } : {}),
-  })
+}
 
+/** The session reaper and keepalive run while the app does; closing ends every session and connection. */
+function installLifecycle(app: FastifyInstance, context: ServerContext): void {
   app.addHook('onReady', async () => {
     context.store.startReaper()
     context.keepalive.start()
@@ -181,6 +157,31 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
     context.store.closeAll('server_shutdown')
   })
   app.addHook('onClose', async () => context.connections.stop())
+}
+
+export async function buildServer(build: BuildServerOptions): Promise<BuiltServer> {
+  const { options } = build
+  // Every env the server makes is counted (GET /counters), whatever the transport.
+  const usage = new EnvUsageCounters()
+  const hosts = createEnvHosts({
+    registry: new CountingEnvRegistry(build.registry, usage),
+    defaultEnvId: options.defaultEnvId ?? build.registryDefaultEnvId,
+  })
+  const app = createApp(options)
+  const context = createServerContext(build, app, hosts, build.workerIndex ?? 0)
+  installHttp(app, context)
+  await registerApiDocs(app, context.defaultHost.id)
+  await registerWebSockets(app, context)
+  installGuards(app, context)
+  registerIndexRoutes(app, { context, routes: recordRoutes(app) })
+  registerEnvRoutes(app, context)
+  const operations = registerOperations(app, {
+    context,
+    registry: build.registry,
+    usage,
+    ...(build.training ? { training: build.training } : {}),
+  })
+  installLifecycle(app, context)
   return { app, context, operations }
 }
 
@@ -188,19 +189,4 @@ export async function buildServer(build: BuildServerOptions): Promise<BuiltServe
 function outboundOf(options: ServerOptions): ServerContext['outbound'] {
   const policy = OutboundPolicy.checked({ allow: options.allowEndpoints, loopback: options.loopbackEndpoints })
   return { policy, fetch: createOutboundFetch(policy) }
-}
-
-/**
- * A WebSocket's error, in one short line: a protocol error (a frame over `--max-frame`, invalid UTF-8)
- * is the client's, and `ws` has already closed with its code (1009, 1007); a stack trace per frame would
- * let a client flood the log. Other errors (a reset connection) end the socket.
- */
-function logWebSocketError(this: FastifyInstance, error: Error, socket: WebSocket, request: FastifyRequest): void {
-  const code = (error as { code?: string }).code ?? error.name
-  if (code.startsWith('WS_ERR_')) {
-    request.log.warn(`websocket ${request.routeOptions.url ?? ''}: ${error.message} (${code}); closed`)
-    return
-  }
-  request.log.warn(`websocket ${request.routeOptions.url ?? ''}: ${error.message} (${code})`)
-  socket.terminate()
 }

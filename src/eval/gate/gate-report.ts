@@ -6,14 +6,24 @@
 import { z } from 'zod'
 import type { GateEpisode } from './gate-episode.js'
 import {
+  answerCounts,
+  infrastructureCounts,
+  outcomesByPrompt,
+  parseFailureCounts,
+  tally,
+  toolCallCounts,
+  usageTotals,
+} from './gate-episode-counts.js'
+import {
   type GateProfile,
   type GateReason,
+  type GateSignals,
   gateReasonCodes,
   gateSignals,
   learningSignalRule,
   signalReasons,
 } from './gate-reasons.js'
-import { isFormalBounds, judgeRolloutRate, promptSignal } from './rollout-gate-rule.js'
+import { type GateVerdict, isFormalBounds, judgeRolloutRate, type PromptSignal, promptSignal } from './rollout-gate-rule.js'
 
 const gateReportFormat = 'releaseops-rollout-gate-v1'
 
@@ -93,12 +103,6 @@ export const gateReportSchema = z.looseObject({
 
 export type GateReport = z.output<typeof gateReportSchema>
 
-function tally(values: readonly string[]): Record<string, number> {
-  const result: Record<string, number> = {}
-  for (const value of [...values].sort()) result[value] = (result[value] ?? 0) + 1
-  return result
-}
-
 export interface GateContext {
   model: GateReport['model']
   release: Record<string, unknown>
@@ -120,96 +124,57 @@ export interface GateContext {
   finishedAt: Date
 }
 
-export function buildGateReport(episodes: readonly GateEpisode[], context: GateContext): GateReport {
-  const scored = episodes.filter((episode) => episode.status === 'scored')
-  const unscored = episodes.filter((episode) => episode.status !== 'scored')
-  const verdict = judgeRolloutRate({
-    successes: scored.filter((episode) => episode.success).length,
-    trials: scored.length,
-    ...context.bounds,
-  })
-  const byPrompt = new Map<string, boolean[]>()
-  for (const episode of scored)
-    byPrompt.set(`${episode.row_index}`, [...(byPrompt.get(`${episode.row_index}`) ?? []), episode.success])
-  const answerCodes = scored.flatMap((episode) =>
-    episode.answer_valid === false && episode.answer_code ? [`answer:${episode.answer_code}`] : [],
-  )
-  const minDenominator = context.minDenominator ?? episodes.length
-  const formal = context.exploration !== true && isFormalBounds(context.bounds)
-  const enough = verdict.denominator >= minDenominator
-  const perPrompt = promptSignal(byPrompt, context.limits.samples)
-  const profile = context.profile ?? null
-  const signals = gateSignals({ scored, profile, ...(context.labels ? { labels: context.labels } : {}) })
+/** Why the gate fails, in order: the rate, too few scored episodes, then the task's signals. */
+export function gateReasons(options: {
+  verdict: GateVerdict
+  bounds: GateContext['bounds']
+  minDenominator: number
+  samples: number
+  perPrompt: PromptSignal
+  signals: GateSignals
+  profile: GateProfile | null
+}): GateReason[] {
+  const { verdict, bounds, minDenominator } = options
   const reasons: GateReason[] = []
   if (!verdict.passed)
     reasons.push({
       code: 'rate_out_of_bounds',
-      message: `nonzero-reward rate ${verdict.numerator}/${verdict.denominator} is outside [${context.bounds.lower}, ${context.bounds.upper}]`,
+      message: `nonzero-reward rate ${verdict.numerator}/${verdict.denominator} is outside [${bounds.lower}, ${bounds.upper}]`,
       measured: verdict.rate,
       threshold: null,
     })
-  if (!enough)
+  if (verdict.denominator < minDenominator)
     reasons.push({
       code: 'denominator_below_minimum',
       message: `${verdict.denominator} scored episodes; the gate needs ${minDenominator}`,
       measured: verdict.denominator,
       threshold: minDenominator,
     })
-  reasons.push(...signalReasons({ samples: context.limits.samples, mixedShare: perPrompt.mixed_share, signals, profile }))
-  const infrastructure = unscored.length > 0 || scored.length === 0
-  const status = infrastructure ? 'infrastructure_error' : reasons.length === 0 ? 'passed' : 'failed'
-  const toolCalls = scored.reduce((sum, episode) => sum + episode.tool_calls, 0)
+  const { samples, perPrompt, signals, profile } = options
+  reasons.push(...signalReasons({ samples, mixedShare: perPrompt.mixed_share, signals, profile }))
+  return reasons
+}
+
+/** The rule the gate applied, as the report states it (a refusal when too few episodes were scored). */
+function gateRule(context: GateContext, verdict: GateVerdict, minDenominator: number, profile: GateProfile | null) {
+  const enough = verdict.denominator >= minDenominator
   return {
-    format: gateReportFormat,
-    gate: 'rollout_nonzero_reward_rate',
-    status,
-    passed: status === 'passed',
-    rule: {
-      metric: 'nonzero_reward_rate',
-      success: 'episode reward > 0',
-      lower: context.bounds.lower,
-      upper: context.bounds.upper,
-      bounds_inclusive: true,
-      formal,
-      min_denominator: minDenominator,
-      ...(enough ? {} : { refusal: `denominator ${verdict.denominator} < ${minDenominator}` }),
-      learning_signal: { min_samples: learningSignalRule.minSamples, min_mixed_share: learningSignalRule.minMixedShare },
-      profile: profile === null ? null : { ...profile },
-    },
-    reasons: infrastructure ? [] : reasons.map((reason) => ({ ...reason })),
-    signals: { profile: profile?.name ?? null, ...signals },
-    numerator: verdict.numerator,
-    denominator: verdict.denominator,
-    rate: status === 'infrastructure_error' ? null : verdict.rate,
-    nonzero_reward_rate: status === 'infrastructure_error' ? null : verdict.rate,
-    ci95: status === 'infrastructure_error' ? null : verdict.ci95,
-    per_prompt: { ...perPrompt },
-    parse_failures: {
-      episodes: scored.filter((episode) => episode.parse_issue_turns > 0 || episode.answer_valid === false).length,
-      tool_call_turns: scored.reduce((sum, episode) => sum + episode.parse_issue_turns, 0),
-      final_answer_invalid: scored.filter((episode) => episode.answer_valid === false).length,
-      by_code: tally([...scored.flatMap((episode) => episode.parse_issue_codes), ...answerCodes]),
-    },
-    answers: {
-      valid: scored.filter((episode) => episode.answer_valid === true).length,
-      invalid: scored.filter((episode) => episode.answer_valid === false).length,
-      missing: scored.filter((episode) => episode.answer_valid === null).length,
-    },
-    ends: tally(scored.map((episode) => episode.end)),
-    tool_calls: {
-      total: toolCalls,
-      per_episode: scored.length === 0 ? 0 : Math.round((toolCalls / scored.length) * 1000) / 1000,
-      invalid: scored.reduce((sum, episode) => sum + episode.invalid_tool_calls, 0),
-    },
-    infrastructure: {
-      unscored_episodes: unscored.length,
-      faults: tally(unscored.map((episode) => episode.fault?.code ?? episode.end)),
-      ...(unscored[0]?.fault ? { first_fault: unscored[0].fault } : {}),
-    },
-    usage: {
-      prompt_tokens: episodes.reduce((sum, episode) => sum + episode.usage.prompt_tokens, 0),
-      completion_tokens: episodes.reduce((sum, episode) => sum + episode.usage.completion_tokens, 0),
-    },
+    metric: 'nonzero_reward_rate',
+    success: 'episode reward > 0',
+    lower: context.bounds.lower,
+    upper: context.bounds.upper,
+    bounds_inclusive: true,
+    formal: context.exploration !== true && isFormalBounds(context.bounds),
+    min_denominator: minDenominator,
+    ...(enough ? {} : { refusal: `denominator ${verdict.denominator} < ${minDenominator}` }),
+    learning_signal: { min_samples: learningSignalRule.minSamples, min_mixed_share: learningSignalRule.minMixedShare },
+    profile: profile === null ? null : { ...profile },
+  }
+}
+
+/** What the run was (model, release, env, chat, loop, limits) and when, as the context gave it. */
+function runDescription(context: GateContext) {
+  return {
     model: context.model,
     release: context.release,
     env: context.env,
@@ -220,5 +185,52 @@ export function buildGateReport(episodes: readonly GateEpisode[], context: GateC
     started_at: context.startedAt.toISOString(),
     finished_at: context.finishedAt.toISOString(),
     duration_seconds: Math.round((context.finishedAt.getTime() - context.startedAt.getTime()) / 10) / 100,
+  }
+}
+
+export function buildGateReport(episodes: readonly GateEpisode[], context: GateContext): GateReport {
+  const scored = episodes.filter((episode) => episode.status === 'scored')
+  const unscored = episodes.filter((episode) => episode.status !== 'scored')
+  const verdict = judgeRolloutRate({
+    successes: scored.filter((episode) => episode.success).length,
+    trials: scored.length,
+    ...context.bounds,
+  })
+  const minDenominator = context.minDenominator ?? episodes.length
+  const perPrompt = promptSignal(outcomesByPrompt(scored), context.limits.samples)
+  const profile = context.profile ?? null
+  const signals = gateSignals({ scored, profile, ...(context.labels ? { labels: context.labels } : {}) })
+  const reasons = gateReasons({
+    verdict,
+    bounds: context.bounds,
+    minDenominator,
+    samples: context.limits.samples,
+    perPrompt,
+    signals,
+    profile,
+  })
+  const infrastructure = unscored.length > 0 || scored.length === 0
+  const status = infrastructure ? 'infrastructure_error' : reasons.length === 0 ? 'passed' : 'failed'
+  return {
+    format: gateReportFormat,
+    gate: 'rollout_nonzero_reward_rate',
+    status,
+    passed: status === 'passed',
+    rule: gateRule(context, verdict, minDenominator, profile),
+    reasons: infrastructure ? [] : reasons.map((reason) => ({ ...reason })),
+    signals: { profile: profile?.name ?? null, ...signals },
+    numerator: verdict.numerator,
+    denominator: verdict.denominator,
+    rate: status === 'infrastructure_error' ? null : verdict.rate,
+    nonzero_reward_rate: status === 'infrastructure_error' ? null : verdict.rate,
+    ci95: status === 'infrastructure_error' ? null : verdict.ci95,
+    per_prompt: { ...perPrompt },
+    parse_failures: parseFailureCounts(scored),
+    answers: answerCounts(scored),
+    ends: tally(scored.map((episode) => episode.end)),
+    tool_calls: toolCallCounts(scored),
+    infrastructure: infrastructureCounts(unscored),
+    usage: usageTotals(episodes),
+    ...runDescription(context),
   }
 }

@@ -7,7 +7,7 @@
  */
 import cluster, { type Worker } from 'node:cluster'
 import { randomUUID } from 'node:crypto'
-import { type AddressInfo, createServer } from 'node:net'
+import { type AddressInfo, createServer, type Server } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { listenErrorOf } from '../listen-error.js'
 import type { ForwardedReply, ForwardedRequest } from '../server-context.js'
@@ -45,93 +45,135 @@ export interface ClusterPrimaryOptions {
   stopAfterMs?: number
 }
 
+/** What the primary keeps: its workers by index, which serve, and the forwarded requests awaiting a reply. */
+interface PrimaryState {
+  readonly options: ClusterPrimaryOptions
+  readonly byIndex: Map<number, Worker>
+  /** Workers whose server is up (a replacement is not until it says so). */
+  readonly listening: Set<number>
+  /** Forwarded requests awaiting their owner's reply: id -> asking worker and owner. */
+  readonly inFlight: Map<string, { from: number; owner: number }>
+  handoff: ConnectionHandoff | undefined
+  stopping: boolean
+  announced: boolean
+  url: string | undefined
+}
+
+/** The URL clients use for a listening address (an IPv6 host in brackets). */
+export function primaryUrl(address: Pick<AddressInfo, 'address' | 'port'>): string {
+  const shown = address.address.includes(':') ? `[${address.address}]` : address.address
+  return `http://${shown}:${address.port}`
+}
+
+/** The forwarded requests (id and asking worker) that `owner` was running, in the order they came. */
+export function requestsOwnedBy(
+  inFlight: ReadonlyMap<string, { from: number; owner: number }>,
+  owner: number,
+): { id: string; from: number }[] {
+  return [...inFlight].filter(([, entry]) => entry.owner === owner).map(([id, entry]) => ({ id, from: entry.from }))
+}
+
+const ownerGone = (state: PrimaryState, from: number, id: string) =>
+  state.byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
+
+/** Calls `onListening` once, when the primary listens and every worker serves. */
+function announce(state: PrimaryState): void {
+  if (state.announced || state.url === undefined || state.listening.size < state.options.workers) return
+  state.announced = true
+  state.options.onListening(state.url)
+}
+
+/** A worker's message: it serves, it asks for another's session, or it ran one for another. */
+function relay(state: PrimaryState, index: number, message: ClusterMessage): void {
+  if (message.releaseops === 'listening') {
+    state.listening.add(message.index)
+    announce(state)
+  } else if (message.releaseops === 'forward') {
+    const ownerIndex = message.request.workerIndex
+    const owner = state.byIndex.get(ownerIndex)
+    // Answered at once when the owner is not serving: a replacement has none of the old sessions,
+    // and one still starting would never read the request (issue 18 item 3).
+    if (!owner?.isConnected() || !state.listening.has(ownerIndex)) {
+      ownerGone(state, index, message.id)
+      return
+    }
+    state.inFlight.set(message.id, { from: index, owner: ownerIndex })
+    owner.send({ releaseops: 'run', id: message.id, from: index, request: message.request })
+  } else if (message.releaseops === 'ran') {
+    state.inFlight.delete(message.id)
+    state.byIndex.get(message.from)?.send({ releaseops: 'forwarded', id: message.id, reply: message.reply })
+  }
+}
+
+/** A worker exited: its forwarded requests get owner-gone; it is restarted unless the primary is stopping. */
+function onWorkerExit(state: PrimaryState, index: number, worker: Worker, exit: string | number): void {
+  state.listening.delete(index)
+  state.handoff?.onExit(index)
+  for (const { id, from } of requestsOwnedBy(state.inFlight, index)) {
+    state.inFlight.delete(id)
+    ownerGone(state, from, id)
+  }
+  if (state.byIndex.get(index) === worker) state.byIndex.delete(index)
+  if (state.stopping) {
+    if (state.byIndex.size === 0) process.exit(0)
+    return
+  }
+  state.options.log(`releaseops serve: worker ${index} exited (${exit}); its sessions are lost; restarting it\n`)
+  fork(state, index)
+}
+
+function fork(state: PrimaryState, index: number): void {
+  const worker = cluster.fork({ [workerIndexVariable]: String(index) })
+  state.byIndex.set(index, worker)
+  worker.on('message', (message: unknown) => {
+    if (state.handoff?.onMessage(message) || !isClusterMessage(message)) return
+    relay(state, index, message)
+  })
+  worker.on('exit', (code, signal) => onWorkerExit(state, index, worker, signal ?? code))
+}
+
+/** On SIGINT/SIGTERM: stop listening, ask every worker to close, exit when they have (or after `stopAfterMs`). */
+function stopOnSignals(state: PrimaryState, server: Server): void {
+  const stop = () => {
+    if (state.stopping) return
+    state.stopping = true
+    server.close()
+    if (state.byIndex.size === 0) process.exit(0)
+    for (const worker of state.byIndex.values()) worker.process.kill('SIGTERM')
+    setTimeout(() => process.exit(0), state.options.stopAfterMs ?? 15_000).unref()
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
 /**
  * Runs in the primary: listens, forks, relays, restarts crashed workers, stops them all on SIGINT/SIGTERM.
  * Resolves once it listens (workers then start); rejects with the coded listen error (nothing forked).
  */
 export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise<void> {
-  const byIndex = new Map<number, Worker>()
-  /** Workers whose server is up (a replacement is not until it says so). */
-  const listening = new Set<number>()
-  /** Forwarded requests awaiting their owner's reply: id -> asking worker and owner. */
-  const inFlight = new Map<string, { from: number; owner: number }>()
-  let stopping = false
-  const ownerGone = (from: number, id: string) =>
-    byIndex.get(from)?.send({ releaseops: 'owner-gone', id } satisfies ClusterMessage)
-  let announced = false
-  let url: string | undefined
-  const announce = () => {
-    if (announced || url === undefined || listening.size < options.workers) return
-    announced = true
-    options.onListening(url)
+  const state: PrimaryState = {
+    options,
+    byIndex: new Map(),
+    listening: new Set(),
+    inFlight: new Map(),
+    handoff: undefined,
+    stopping: false,
+    announced: false,
+    url: undefined,
   }
   const server = createServer({ pauseOnConnect: true })
-  const handoff = new ConnectionHandoff(server, {
-    serving: () => [...listening].sort((a, b) => a - b),
-    worker: (index) => byIndex.get(index),
-    starting: () => !stopping && listening.size < options.workers,
+  state.handoff = new ConnectionHandoff(server, {
+    serving: () => [...state.listening].sort((a, b) => a - b),
+    worker: (index) => state.byIndex.get(index),
+    starting: () => !state.stopping && state.listening.size < options.workers,
   })
-
-  const fork = (index: number) => {
-    const worker = cluster.fork({ [workerIndexVariable]: String(index) })
-    byIndex.set(index, worker)
-    worker.on('message', (message: unknown) => {
-      if (handoff.onMessage(message) || !isClusterMessage(message)) return
-      if (message.releaseops === 'listening') {
-        listening.add(message.index)
-        announce()
-      } else if (message.releaseops === 'forward') {
-        const ownerIndex = message.request.workerIndex
-        const owner = byIndex.get(ownerIndex)
-        // Answered at once when the owner is not serving: a replacement has none of the old sessions,
-        // and one still starting would never read the request (issue 18 item 3).
-        if (!owner?.isConnected() || !listening.has(ownerIndex)) {
-          ownerGone(index, message.id)
-          return
-        }
-        inFlight.set(message.id, { from: index, owner: ownerIndex })
-        owner.send({ releaseops: 'run', id: message.id, from: index, request: message.request })
-      } else if (message.releaseops === 'ran') {
-        inFlight.delete(message.id)
-        byIndex.get(message.from)?.send({ releaseops: 'forwarded', id: message.id, reply: message.reply })
-      }
-    })
-    worker.on('exit', (code, signal) => {
-      listening.delete(index)
-      handoff.onExit(index)
-      for (const [id, entry] of inFlight) {
-        if (entry.owner !== index) continue
-        inFlight.delete(id)
-        ownerGone(entry.from, id)
-      }
-      if (byIndex.get(index) === worker) byIndex.delete(index)
-      if (stopping) {
-        if (byIndex.size === 0) process.exit(0)
-        return
-      }
-      options.log(`releaseops serve: worker ${index} exited (${signal ?? code}); its sessions are lost; restarting it\n`)
-      fork(index)
-    })
-  }
-
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error) => reject(listenErrorOf(error, options)))
     server.listen({ host: options.host, port: options.port }, () => resolveListen())
   })
-  const address = server.address() as AddressInfo
-  const shown = address.address.includes(':') ? `[${address.address}]` : address.address
-  url = `http://${shown}:${address.port}`
-  for (let index = 0; index < options.workers; index++) fork(index)
-  const stop = () => {
-    if (stopping) return
-    stopping = true
-    server.close()
-    if (byIndex.size === 0) process.exit(0)
-    for (const worker of byIndex.values()) worker.process.kill('SIGTERM')
-    setTimeout(() => process.exit(0), options.stopAfterMs ?? 15_000).unref()
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  state.url = primaryUrl(server.address() as AddressInfo)
+  for (let index = 0; index < options.workers; index++) fork(state, index)
+  stopOnSignals(state, server)
 }
 
 /**
