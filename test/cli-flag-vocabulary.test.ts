@@ -6,19 +6,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Command, Help, type Option } from 'commander'
+import { type CommandUnknownOpts, Help, type Option } from '@commander-js/extra-typings'
 import { afterAll, describe, expect, it } from 'vitest'
 import { defaultModelMode } from '../src/agent/chat-model.js'
 import { commandEntries } from '../src/cli/command-entries.js'
 import { deprecatedAliasPrefix, outputSynonyms } from '../src/cli/flag-vocabulary.js'
 import { runCliInProcess } from './support/run-cli-in-process.js'
 
-async function everyCommand(): Promise<{ path: string; command: Command }[]> {
-  const { Command } = await import('commander')
+async function everyCommand(): Promise<{ path: string; command: CommandUnknownOpts }[]> {
+  const { Command } = await import('@commander-js/extra-typings')
   const program = new Command('releaseops')
   for (const entry of commandEntries) (await entry.load())(program)
-  const found: { path: string; command: Command }[] = []
-  const walk = (command: Command, path: string) => {
+  const found: { path: string; command: CommandUnknownOpts }[] = []
+  const walk = (command: CommandUnknownOpts, path: string) => {
     if (path) found.push({ path, command })
     for (const child of command.commands) walk(child, `${path} ${child.name()}`.trim())
   }
@@ -27,8 +27,9 @@ async function everyCommand(): Promise<{ path: string; command: Command }[]> {
 }
 
 const help = new Help()
-const visible = (command: Command): Option[] => help.visibleOptions(command).filter((option) => option.long !== '--help')
-const hidden = (command: Command): Option[] => command.options.filter((option) => !visible(command).includes(option))
+const visible = (command: CommandUnknownOpts): Option[] =>
+  help.visibleOptions(command).filter((option) => option.long !== '--help')
+const hidden = (command: CommandUnknownOpts): Option[] => command.options.filter((option) => !visible(command).includes(option))
 
 describe('the flag vocabulary', async () => {
   const commands = await everyCommand()

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
-import { Command } from 'commander'
+import { Command } from '@commander-js/extra-typings'
 import { describe, expect, it } from 'vitest'
 import { commandEntries } from '../src/cli/command-entries.js'
 import { buildProgram, commandNamed } from '../src/cli/main.js'

@@ -27,11 +27,18 @@ describe('the error outcome table', () => {
     expect(table.length).toBe(listed.size)
   })
 
-  it('gives exit 2 to a refusal (4xx) and 1 to a failure (5xx)', () => {
+  it('gives exit 2 to a refusal (4xx) and 1 to a failure (5xx), but for the named refusals before a run', () => {
+    const refusedBeforeRunning = ['endpoint_unreachable', 'optional_dependency_missing']
     for (const [code, { http, exit }] of errorOutcomeTable()) {
       expect(http >= 400 && http < 600, code).toBe(true)
-      expect(exit, code).toBe(http < 500 ? 2 : 1)
+      expect(exit, code).toBe(http < 500 || refusedBeforeRunning.includes(code) ? 2 : 1)
     }
+    for (const code of refusedBeforeRunning) expect(outcomeOfCode(code)?.http, code).toBeGreaterThanOrEqual(500)
+  })
+
+  it('answers an output another run holds or made with 409 and exit 2', () => {
+    for (const code of ['output_exists', 'output_locked', 'port_in_use'])
+      expect(outcomeOfCode(code), code).toEqual({ http: 409, exit: 2 })
   })
 
   it('keeps the statuses the server answered with before it', () => {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { Command } from 'commander'
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings'
 import { describe, expect, it } from 'vitest'
 import { commandEntries } from '../src/cli/command-entries.js'
 import { repositoryRoot } from './support/run-cli.js'
@@ -47,10 +47,10 @@ async function fullProgram(): Promise<Command> {
 }
 
 /** The commands these words name (one per alternative path); an unknown word is an error. */
-function resolveWords(program: Command, words: string[][]): Command[] {
+function resolveWords(program: CommandUnknownOpts, words: string[][]): CommandUnknownOpts[] {
   let current = [program]
   for (const alternatives of words) {
-    const next: Command[] = []
+    const next: CommandUnknownOpts[] = []
     for (const command of current) {
       if (command.commands.length === 0) {
         next.push(command) // a positional argument of a leaf command, not a subcommand

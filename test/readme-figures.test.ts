@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Command } from 'commander'
+import { Command } from '@commander-js/extra-typings'
 import { describe, expect, it } from 'vitest'
 import { registerTrainCommand } from '../src/cli/commands/train-command.js'
 import { presetSettings } from '../src/train/verl/verl-presets.js'

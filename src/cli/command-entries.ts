@@ -3,14 +3,14 @@
  * runs; `description` and `term` (its line in the top-level help) must match what the module registers,
  * which `command-entries.test.ts` checks for every entry.
  */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 
 export interface CommandEntry {
   name: string
   description: string
   /** The command's term in the top-level help: its name, with ` [options]` when it takes options itself. */
   term: string
-  load: () => Promise<(program: Command) => void>
+  load: () => Promise<(program: CommandUnknownOpts) => void>
 }
 
 export const commandEntries: readonly CommandEntry[] = [

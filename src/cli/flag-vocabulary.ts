@@ -5,7 +5,7 @@
  * running while help and docs show one word. `flag-vocabulary.test.ts` walks every command and fails on a
  * visible synonym.
  */
-import { type Command, Option } from 'commander'
+import { type Command, type InferOptions, Option, type OptionValues } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 
 /** Long flags that name an output path in another word than `--out`/`--out-dir`: never visible. */
@@ -25,21 +25,36 @@ export const outputSynonyms: readonly string[] = [
 /** The description every hidden alias carries (the vocabulary test recognises aliases by it). */
 export const deprecatedAliasPrefix = 'deprecated alias of'
 
-export interface RenamedOption {
+export interface RenamedOption<S extends string = string, Required extends boolean = boolean> {
   /** The option as shown, e.g. `--out <file>`. */
-  flags: string
+  flags: S
   description: string
   /** Old long flags (no value part), e.g. `['--output']`. */
   aliases: readonly string[]
-  required?: boolean
+  required?: Required
 }
+
+/** `command` with the option `S` added: its value typed as commander's own `.option`/`.requiredOption` type it. */
+type WithOption<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  S extends string,
+  Required extends boolean,
+> = Command<A, InferOptions<O, S, undefined, undefined, Required>, G>
 
 /**
  * Adds `flags` and a hidden alias per old spelling. An alias's value is moved onto the new option (with a
  * warning) before the action runs; both at once is refused; `required` is checked after the move, with
  * commander's own "required option" error.
  */
-export function addRenamedOption(command: Command, spec: RenamedOption): Command {
+function addRenamedOption<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  S extends string,
+  Required extends boolean = false,
+>(command: Command<A, O, G>, spec: RenamedOption<S, Required>): WithOption<A, O, G, S, Required> {
   const option = new Option(spec.flags, spec.description)
   const name = option.long as string
   const value = spec.flags.slice(name.length).trim()
@@ -69,21 +84,26 @@ export function addRenamedOption(command: Command, spec: RenamedOption): Command
     if (spec.required && self.getOptionValue(target) === undefined)
       self.error(`error: required option '${spec.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' })
   })
-  return command
+  // The one cast: the option was added above (and a required one is checked by the hook), as the type says.
+  return command as unknown as WithOption<A, O, G, S, Required>
 }
 
 /** `--out <file>`: a file the command writes. */
-export function addOutFileOption(
-  command: Command,
-  spec: { description: string; aliases?: readonly string[]; required?: boolean },
-): Command {
+export function addOutFileOption<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  Required extends boolean = false,
+>(command: Command<A, O, G>, spec: { description: string; aliases?: readonly string[]; required?: Required }) {
   return addRenamedOption(command, { flags: '--out <file>', aliases: spec.aliases ?? [], ...spec })
 }
 
 /** `--out-dir <dir>`: a directory the command writes. */
-export function addOutDirOption(
-  command: Command,
-  spec: { description: string; aliases?: readonly string[]; required?: boolean },
-): Command {
+export function addOutDirOption<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  Required extends boolean = false,
+>(command: Command<A, O, G>, spec: { description: string; aliases?: readonly string[]; required?: Required }) {
   return addRenamedOption(command, { flags: '--out-dir <dir>', aliases: spec.aliases ?? [], ...spec })
 }

@@ -1,5 +1,6 @@
 /** @module cli: the `releaseops` binary: one program, one command per job, typed errors mapped to exit codes. */
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings'
+import { errorOutcomeOf } from '../core/errors/error-outcomes.js'
 import { ReleaseOpsError } from '../core/errors/release-ops-error.js'
 import { type CommandEntry, commandEntries } from './command-entries.js'
 import { quietOption, setProgressQuiet } from './progress.js'
@@ -9,7 +10,7 @@ import { quietOption, setProgressQuiet } from './progress.js'
  * what it runs: fastify, exceljs, the MCP SDK, tokenizers…); every other command is a stub that carries
  * its name and description for the top-level help. A command's own help comes from its real module.
  */
-export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+export async function buildProgram(argv: readonly string[] = []): Promise<CommandUnknownOpts> {
   const program = new Command()
     .name('releaseops')
     .description('Environments, datasets and evaluations for training tool-using LLM agents.')
@@ -19,7 +20,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .showHelpAfterError()
     // Before the commands are added: subcommands copy it, so their usage errors reach `main` (exit 2).
     .exitOverride()
-  const terms = new Map<Command, string>()
+  const terms = new Map<CommandUnknownOpts, string>()
   const defaultHelp = program.createHelp()
   program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? defaultHelp.subcommandTerm(command) })
   const named = commandNamed(argv)
@@ -30,7 +31,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   return program
 }
 
-async function registerEntry(program: Command, entry: CommandEntry): Promise<void> {
+async function registerEntry(program: CommandUnknownOpts, entry: CommandEntry): Promise<void> {
   const register = await entry.load()
   register(program)
 }
@@ -48,9 +49,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' })
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
-    // Usage errors (unknown option, bad value, missing argument) exit 2, as other typed input errors do.
+    // Usage errors (unknown option, bad value, missing argument) exit 2, as refused input does.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
     if (ReleaseOpsError.isInstance(error)) {
+      // The exit code is the outcome table's (decision 0070): 2 for a refusal, 1 for a failed run.
+      const { exit } = errorOutcomeOf(error)
       const where = error.path ? ` (${error.path})` : ''
       process.stderr.write(`error[${error.code}]${where}: ${error.message}\n`)
       // An issue that only repeats the headline (one zod issue, say) is not printed twice.
@@ -60,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
       if (issues.length > 20)
         process.stderr.write(`  … and ${issues.length - 20} more (every issue is in the failed-audit file)\n`)
-      return 2
+      return exit
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     return 1

@@ -1,5 +1,5 @@
 /** @module cli: option parsers that reject bad values with commander's own error. */
-import { InvalidArgumentError } from 'commander'
+import { InvalidArgumentError } from '@commander-js/extra-typings'
 
 export function parsePositiveInteger(value: string): number {
   const parsed = Number(value)

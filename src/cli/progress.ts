@@ -28,7 +28,7 @@ export function setProgressQuiet(value: boolean): void {
   quiet = value
 }
 
-export const progressIntervalS = 5
+const progressIntervalS = 5
 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?'

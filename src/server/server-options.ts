@@ -7,6 +7,9 @@ import { InvalidInputError } from '../core/errors/invalid-input-error.js'
 import { parseAllowEntry } from '../io/outbound/outbound-policy.js'
 import { describeIssues, issuesFromZod } from './wire/validation-issues.js'
 
+/** The server log's levels (pino's), the values `--log-level` takes. */
+export const serverLogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const
+
 export const serverOptionsSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65_535).default(8000),
@@ -80,7 +83,7 @@ export const serverOptionsSchema = z.strictObject({
   pingIntervalS: z.number().min(0).default(20),
   /** No pong or message for this long: the connection is half-open and is terminated. */
   pingTimeoutS: z.number().positive().default(120),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('warn'),
+  logLevel: z.enum(serverLogLevels).default('warn'),
 })
 
 export type ServerOptions = z.output<typeof serverOptionsSchema>

@@ -5,7 +5,7 @@
  * `tokens` counts stdin with the Qwen3 tokenizer.
  */
 import { readFile } from 'node:fs/promises'
-import { type Command, Option } from 'commander'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
 import { envTools } from '../../agent/episode-prompt.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
 import { type ChatTool, chatToolSchema, renderRequestSchema } from '../../chat/chat-message.js'
@@ -49,7 +49,7 @@ async function toolsFrom(options: { tools?: string; env?: string }): Promise<Cha
 
 const formatOption = () => new Option('--format <id>', 'chat format').choices(chatFormatIds).makeOptionMandatory()
 
-export function registerChatCommand(program: Command): void {
+export function registerChatCommand(program: CommandUnknownOpts): void {
   const chat = program
     .command('chat')
     .description('Render prompts with the official chat templates, parse model text, count tokens.')
@@ -59,7 +59,7 @@ export function registerChatCommand(program: Command): void {
       'stdin: {"messages", "tools", "add_generation_prompt", "enable_thinking"} → stdout: the prompt text, byte for byte',
     )
     .addOption(formatOption())
-    .action(async (options: { format: string }) => {
+    .action(async (options) => {
       const parsed = renderRequestSchema.safeParse(parseJson(await readStdin(), 'stdin'))
       if (!parsed.success) {
         throw new InvalidInputError({
@@ -86,7 +86,7 @@ export function registerChatCommand(program: Command): void {
     .option('--tools <file.json>', 'OpenAI tools to check names and type values against')
     .option('--env <id>', "use this env's tools")
     .option('--open-think', 'the prompt ended inside an open <think> (qwen3.5 thinking generation prompt)')
-    .action(async (options: { format: string; tools?: string; env?: string; openThink?: boolean }) => {
+    .action(async (options) => {
       const tools = await toolsFrom(options)
       const parsed = chatFormat(options.format).parse(await readStdin(), {
         tools: tools ?? null,
@@ -105,7 +105,7 @@ export function registerChatCommand(program: Command): void {
     .command('tokens')
     .description('stdin: text → stdout: its Qwen3 token count (with --ids, the ids as JSON)')
     .option('--ids', 'print the token ids')
-    .action(async (options: { ids?: boolean }) => {
+    .action(async (options) => {
       const counter = await qwen3TokenCounter()
       const text = await readStdin()
       process.stdout.write(options.ids ? `${JSON.stringify(counter.encode(text))}\n` : `${counter.count(text)}\n`)

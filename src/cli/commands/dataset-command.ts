@@ -2,20 +2,20 @@
 import { createHash } from 'node:crypto'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
 import { checkOutputDirectory } from '../output-paths.js'
 
-export function registerDatasetCommand(program: Command): void {
+export function registerDatasetCommand(program: CommandUnknownOpts): void {
   const command = program
     .command('dataset')
     .description("Write an env's dataset splits as JSONL files.")
     .option('--env <id>', 'environment id', defaultEnvId)
   addOutDirOption(command, { description: 'output directory', aliases: ['--out'], required: true })
     .option('--splits <names>', 'comma-separated splits (default: all)')
-    .action(async (flags: { env: string; outDir: string; splits?: string }) => {
+    .action(async (flags) => {
       const options = { ...flags, out: flags.outDir }
       await checkOutputDirectory(options.out, '--out-dir')
       const dataset = envRegistry.get(options.env).dataset

@@ -1,19 +1,9 @@
 /** @module cli: `releaseops env list|render|check|audit`. */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { defaultEnvId } from '../../envs/default-env-id.js'
 import { parseInteger, parseJsonObject, parsePositiveInteger } from '../parse-options.js'
-import type { EnvAuditOptions } from './env-audit-action.js'
 
-interface RenderOptions {
-  env: string
-  seed?: number
-  family?: string
-  difficulty?: string
-  archetypeMix?: string
-  options?: Record<string, unknown>
-}
-
-export function registerEnvCommand(program: Command): void {
+export function registerEnvCommand(program: CommandUnknownOpts): void {
   const env = program.command('env').description('Inspect registered environments.')
 
   env
@@ -30,7 +20,7 @@ export function registerEnvCommand(program: Command): void {
     .option('--difficulty <level>', 'difficulty')
     .option('--archetype-mix <mix>', 'archetype mix')
     .option('--options <json>', 'any other reset options, as a JSON object', parseJsonObject)
-    .action(async (options: RenderOptions) => {
+    .action(async (options) => {
       const { makeEnv } = await import('../../envs/index.js')
       const instance = makeEnv(options.env)
       const resetOptions: Record<string, unknown> = { ...options.options }
@@ -50,7 +40,7 @@ export function registerEnvCommand(program: Command): void {
     .option('--env <id>', 'environment id', defaultEnvId)
     .option('--fuzz-calls <n>', 'random calls in the fuzz case', parsePositiveInteger, 10_000)
     .option('--seeds <n>', 'how many seeds to exercise', parsePositiveInteger, 5)
-    .action(async (options: { env: string; fuzzCalls: number; seeds: number }) => {
+    .action(async (options) => {
       const { envRegistry, makeEnv } = await import('../../envs/index.js')
       const registration = envRegistry.get(options.env)
       const rows = registration.dataset?.rows(registration.dataset.splits[0] ?? '').slice(0, options.seeds) ?? []
@@ -86,5 +76,5 @@ export function registerEnvCommand(program: Command): void {
     .option('--finalists <n>', 'searched candidates replayed on every row', parsePositiveInteger, 5)
     .option('--fit-rows <n>', "training rows the memoriser is fitted on (default: the audit's own)", parsePositiveInteger)
     .option('--out <file>', 'write the report JSON here')
-    .action(async (options: EnvAuditOptions) => (await import('./env-audit-action.js')).runEnvAudit(options))
+    .action(async (options) => (await import('./env-audit-action.js')).runEnvAudit(options))
 }

@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { addRunFacts } from '../../eval/add-run-facts.js'
@@ -14,27 +14,18 @@ import { ceilingPolicies, markCeiling } from '../../eval/ceiling-policies.js'
 import { episodeLine } from '../../eval/episode-record.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { runEval } from '../../eval/run-eval.js'
+import type { OptsOf } from '../opts-of.js'
 import { checkOutputFile } from '../output-paths.js'
 import { parsePositiveInteger } from '../parse-options.js'
 import { createProgress } from '../progress.js'
 import { registerEvalCompareCommand } from './eval-compare-command.js'
-import { addLlmEvalOptions, isLlmEval, type LlmEvalCommandOptions, runLlmEvalAction } from './eval-llm-action.js'
+import { addLlmEvalOptions, isLlmEval, runLlmEvalAction } from './eval-llm-action.js'
 import { renderSummaryTable } from './eval-summary-table.js'
 
 export { renderSummaryTable } from './eval-summary-table.js'
 
-interface EvalCommandOptions extends LlmEvalCommandOptions {
-  env: string
-  dataset: string
-  policy?: string
-  out?: string
-  episodesOut?: string
-  workers: number
-  repeat: number
-  maxSteps?: number
-}
-
-export function registerEvalCommand(program: Command): void {
+/** `eval`'s options: a policy eval's, then the LLM eval's. */
+function declareEvalCommand(program: CommandUnknownOpts) {
   const command = program
     .command('eval')
     .description(
@@ -54,8 +45,15 @@ export function registerEvalCommand(program: Command): void {
     )
     .option('--max-steps <n>', "override the env's step limit", parsePositiveInteger)
     .option('--no-ceiling', "leave out the env's privileged ceiling policy (the oracle), which every report shows by default")
-  addLlmEvalOptions(command)
-  command.action(async (options: EvalCommandOptions) => {
+  return addLlmEvalOptions(command)
+}
+
+/** `eval`'s flags, as commander infers them from the declarations. */
+export type EvalFlags = OptsOf<ReturnType<typeof declareEvalCommand>>
+
+export function registerEvalCommand(program: CommandUnknownOpts): void {
+  const command = declareEvalCommand(program)
+  command.action(async (options) => {
     // Before any episode runs: a bad output path must not cost the whole run.
     if (options.out) await checkOutputFile(options.out, '--out')
     if (options.episodesOut) await checkOutputFile(options.episodesOut, '--episodes-out')
@@ -65,7 +63,7 @@ export function registerEvalCommand(program: Command): void {
   registerEvalCompareCommand(command)
 }
 
-async function runPolicyEval(options: EvalCommandOptions): Promise<void> {
+async function runPolicyEval(options: EvalFlags): Promise<void> {
   const registration = envRegistry.get(options.env)
   const chosen = options.policy
     ? options.policy

@@ -4,24 +4,16 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type Comparison, compareRuns } from '../../eval/compare-evals.js'
 import { loadComparedRun } from '../../eval/load-compared-run.js'
 import { formatTable } from '../format-table.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
 
-interface CompareOptions {
-  out?: string
-  groupBy: string
-  resamples: number
-  bootstrapSeed: number
-  metrics?: string
-}
-
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`
 
-export function renderComparison(comparison: Comparison, metrics?: readonly string[]): string {
+function renderComparison(comparison: Comparison, metrics?: readonly string[]): string {
   const rows: string[][] = []
   for (const slice of comparison.slices) {
     for (const metric of slice.metrics) {
@@ -49,7 +41,7 @@ export function renderComparison(comparison: Comparison, metrics?: readonly stri
   ].join('\n')
 }
 
-export function registerEvalCompareCommand(evalCommand: Command): void {
+export function registerEvalCompareCommand(evalCommand: CommandUnknownOpts): void {
   evalCommand
     .command('compare <a> <b>')
     .description(
@@ -61,8 +53,8 @@ export function registerEvalCompareCommand(evalCommand: Command): void {
     .option('--bootstrap-seed <n>', 'bootstrap seed', parseInteger, 0)
     .option('--metrics <names>', 'only print these metrics (comma-separated, e.g. safe_ship_rate,avg_reward)')
     // `--out` is also an option of `eval`, which commander gives the parent: read the merged options.
-    .action(async (a: string, b: string, _local: CompareOptions, command: Command) => {
-      const options = command.optsWithGlobals<CompareOptions>()
+    .action(async (a, b, _local, command) => {
+      const options = command.optsWithGlobals()
       const [left, right] = await Promise.all([loadComparedRun(a), loadComparedRun(b)])
       const comparison = compareRuns({
         a: left,

@@ -7,8 +7,8 @@
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { type Command, Option } from 'commander'
-import { defaultModelMode, type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings'
+import { defaultModelMode, modelModes } from '../../agent/chat-model.js'
 import type { ChatModelSettings } from '../../agent/create-chat-model.js'
 import type { ErrorCode } from '../../core/errors/error-code.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
@@ -16,38 +16,14 @@ import { envRegistry } from '../../envs/index.js'
 import { type ModelEvalOutcome, prepareModelEval, runModelEval } from '../../eval/model-eval.js'
 import { parseJsonObject, parseNonNegativeInteger, parseNumber, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { createProgress } from '../progress.js'
+import type { EvalFlags } from './eval-command.js'
 import { renderLlmDetails, renderSummaryTable } from './eval-summary-table.js'
 
-/** The model flags named as the factory names them. */
-type ModelFlags = 'model' | 'baseUrl' | 'gguf' | 'temperature' | 'topP' | 'topK' | 'maxTokens' | 'seed'
-type ModelFlagsToo = 'enableThinking' | 'chatTemplateKwargs' | 'extraBody' | 'stream' | 'countTokens'
-
-export interface LlmEvalCommandOptions extends Pick<ChatModelSettings, ModelFlags | ModelFlagsToo> {
-  env: string
-  /** Show the env's privileged ceiling policy (the oracle) beside the model (`--no-ceiling` turns it off). */
-  ceiling: boolean
-  dataset: string
-  policy?: string
-  out?: string
-  episodesOut?: string
-  repeat: number
-  maxSteps?: number
-  mode: ModelMode
-  samples: number
-  concurrency: number
-  apiKeyEnv: string
-  timeout: number
-  retries: number
-  maxTurns?: number
-  resume?: boolean
-  trajectories: boolean
-  success?: string
-  maxModelReply?: number
-  sendReasoning: boolean
-}
-
-export function addLlmEvalOptions(command: Command): void {
-  command
+/** The LLM eval's flags on `eval`; the flags `eval` shares with a policy eval are declared there. */
+export function addLlmEvalOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command
     .option('--model <name>', 'model name served by the endpoint (an LLM eval)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
     .option('--gguf <file>', 'a local GGUF model through node-llama-cpp (optional package)')
@@ -84,7 +60,7 @@ export function addLlmEvalOptions(command: Command): void {
     .option('--no-send-reasoning', 'native mode: leave reasoning_content out of earlier turns (APIs that reject it)')
 }
 
-export function isLlmEval(options: LlmEvalCommandOptions): boolean {
+export function isLlmEval(options: EvalFlags): boolean {
   return options.model !== undefined || options.baseUrl !== undefined || options.gguf !== undefined
 }
 
@@ -93,7 +69,7 @@ function invalid(code: ErrorCode, message: string): InvalidInputError {
 }
 
 /** The flags as the model factory's settings (the API key read from the named variable). */
-function chatModelSettings(options: LlmEvalCommandOptions): ChatModelSettings {
+function chatModelSettings(options: EvalFlags): ChatModelSettings {
   const apiKey = process.env[options.apiKeyEnv]
   return {
     ...pickDefined({
@@ -121,7 +97,7 @@ function chatModelSettings(options: LlmEvalCommandOptions): ChatModelSettings {
   }
 }
 
-export async function runLlmEvalAction(options: LlmEvalCommandOptions): Promise<void> {
+export async function runLlmEvalAction(options: EvalFlags): Promise<void> {
   if (options.policy) throw invalid('policy_and_model', 'Pass either --policy or a model (--model/--base-url, --gguf), not both.')
   if (options.repeat !== 1)
     throw invalid('repeat_with_model', 'Use --samples k for repeated LLM episodes (pass^k), not --repeat.')

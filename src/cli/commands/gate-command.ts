@@ -5,8 +5,8 @@
  * `--env releaseops-v3 --split eval` for the Arena's datasets. Exit 0 passed, 1 failed, 3 infrastructure.
  */
 import { writeFileSync } from 'node:fs'
-import { type Command, InvalidArgumentError, Option } from 'commander'
-import { defaultModelMode, type ModelMode, modelModes } from '../../agent/chat-model.js'
+import { type CommandUnknownOpts, InvalidArgumentError, Option } from '@commander-js/extra-typings'
+import { defaultModelMode, modelModes } from '../../agent/chat-model.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { envRegistry } from '../../envs/index.js'
@@ -14,42 +14,9 @@ import { type GateRolloutOutcome, gateRollout } from '../../eval/gate/gate-rollo
 import { formalGateBounds, minimumGateEpisodes } from '../../eval/gate/rollout-gate-rule.js'
 import { writeFileAtomic } from '../../io/atomic-file.js'
 import { releaseRolloutSource } from '../../release/rl/release-rollout-source.js'
+import type { OptsOf } from '../opts-of.js'
 import { parseNonNegativeInteger, parseNumber, parsePositiveInteger, pickDefined } from '../parse-options.js'
 import { createProgress } from '../progress.js'
-
-interface GateFlags {
-  release?: string
-  env: string
-  split: string
-  registry?: string
-  corpus?: string
-  taskConfig?: string
-  gradingManifest?: string
-  gradingConfig?: string
-  baseUrl: string
-  model: string
-  mode: ModelMode
-  enableThinking: boolean
-  samples: number
-  limit?: number
-  concurrency: number
-  maxModelReply?: number
-  temperature?: number
-  topP?: number
-  maxTokens?: number
-  seed?: number
-  timeout: number
-  retries: number
-  apiKeyEnv: string
-  toolSchemas?: 'verl' | 'full'
-  lower?: number
-  upper?: number
-  exploration?: boolean
-  minDenominator?: number
-  report: string
-  episodes?: string
-  overwrite?: boolean
-}
 
 function parseFraction(value: string): number {
   const parsed = Number(value)
@@ -157,9 +124,13 @@ async function gateAction(flags: GateFlags): Promise<void> {
   } else if (!report.passed) process.exitCode = 1
 }
 
-export function registerGateCommand(program: Command): void {
+export function registerGateCommand(program: CommandUnknownOpts): void {
   const gate = program.command('gate').description('Gates over model rollouts (before RL is allowed to start).')
-  gate
+  declareGateRollout(gate).action(gateAction)
+}
+
+function declareGateRollout(gate: CommandUnknownOpts) {
+  return gate
     .command('rollout')
     .description(
       'Roll a model out over a release split with the RL env, chat format and loop; pass only for a nonzero-reward rate in [lower, upper].',
@@ -204,7 +175,7 @@ export function registerGateCommand(program: Command): void {
       new Option('--tool-schemas <kind>', "tool schemas shown: VeRL's reduced ones (as RL rollouts) or the full ones").choices([
         'verl',
         'full',
-      ]),
+      ] as const),
     )
     .option('--exploration', 'a non-formal run: allows --lower/--upper; verl preflight refuses its report')
     .option('--lower <rate>', `exploration only: lowest passing rate (formal: ${formalGateBounds.lower})`, parseFraction)
@@ -217,5 +188,7 @@ export function registerGateCommand(program: Command): void {
     .requiredOption('--report <file>', 'gate report JSON')
     .option('--episodes <file>', 'per-episode JSONL (with trajectories)')
     .option('--overwrite', 'replace existing report/episodes files')
-    .action(gateAction)
 }
+
+/** `gate rollout`'s flags, as commander infers them from the declarations. */
+type GateFlags = OptsOf<ReturnType<typeof declareGateRollout>>

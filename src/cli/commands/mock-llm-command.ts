@@ -3,46 +3,23 @@
  * whose "model" plays a registered policy, for demos and for testing an eval setup without a GPU. Prints
  * one JSON line `{"url", "model", "episodes"}` on stdout, then serves until interrupted.
  */
-import { type Command, Option } from 'commander'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
 import { parseFaultRates, randomFaults } from '../../agent/scripted/fault-plan.js'
 import { startMockOpenAiServer } from '../../agent/scripted/mock-openai-server.js'
 import { ScriptedPolicyModel } from '../../agent/scripted/scripted-policy-model.js'
 import { qwen3TokenCounter } from '../../agent/token-counter.js'
-import { type ChatFormatId, chatFormatIds } from '../../chat/format-registry.js'
+import { chatFormatIds } from '../../chat/format-registry.js'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { gradingV1Spec } from '../../envs/grading/grading-env.js'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { loadDataset } from '../../eval/load-dataset.js'
+import type { OptsOf } from '../opts-of.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
 import { startHeartbeat } from '../progress.js'
 import { releaseScriptedModel } from './mock-llm-release.js'
 
-interface MockLlmOptions {
-  env: string
-  policy: string
-  format: ChatFormatId
-  dataset: string
-  host: string
-  port: number
-  modelName?: string
-  callsPerTurn: number
-  reasoning?: boolean
-  faults?: string
-  faultSeed: number
-  latencyMs: number
-  apiKeyEnv?: string
-  usage: boolean
-  release?: string
-  split?: string
-  registry?: string
-  corpus?: string
-  taskConfig?: string
-  gradingManifest?: string
-  gradingConfig?: string
-}
-
-export function registerMockLlmCommand(program: Command): void {
-  program
+function declareMockLlm(program: CommandUnknownOpts) {
+  return program
     .command('mock-llm')
     .description('Serve a scripted model (a policy speaking a chat format) as an OpenAI-compatible endpoint on loopback.')
     .requiredOption('--policy <name>', 'the policy the model plays, e.g. phase-aware-rule')
@@ -70,77 +47,99 @@ export function registerMockLlmCommand(program: Command): void {
     .option('--task-config <file>', 'task config the release was built from (with --release)')
     .option('--grading-config <file>', 'grading standard JSON (with a single-dataset --release)')
     .option('--grading-manifest <file>', 'grading manifest (with --release)')
-    .action(async (options: MockLlmOptions) => {
-      if (options.release && options.env !== gradingV1Spec.id) {
-        throw new InvalidInputError({
-          code: 'invalid_option',
-          path: '--release',
-          message: `--release serves a grading release: use it with --env ${gradingV1Spec.id}.`,
-          issues: [],
-        })
-      }
-      // Loading a release or the tokenizer takes a while; say so until the ready line (issue 37).
-      const beat = startHeartbeat('mock-llm', () => 'starting (the ready line comes on stdout)')
-      const model = options.release
-        ? await releaseScriptedModel({
-            release: options.release,
-            split: options.split ?? 'val',
-            policy: options.policy,
-            callsPerTurn: options.callsPerTurn,
-            reasoning: options.reasoning === true,
-            ...(options.registry ? { registry: options.registry } : {}),
-            ...(options.corpus ? { corpus: options.corpus } : {}),
-            ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
-            ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
-            ...(options.gradingConfig ? { gradingConfig: options.gradingConfig } : {}),
-          })
-        : new ScriptedPolicyModel({
-            envId: options.env,
-            policy: options.policy,
-            rows: (await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })).rows,
-            envs: envRegistry,
-            policies: policyRegistry,
-            callsPerTurn: options.callsPerTurn,
-            reasoning: options.reasoning === true,
-          })
-      let faults: ReturnType<typeof randomFaults> | undefined
-      if (options.faults) {
-        try {
-          faults = randomFaults({ rates: parseFaultRates(options.faults), seed: options.faultSeed })
-        } catch (error) {
-          throw new InvalidInputError({ code: 'invalid_faults', path: '--faults', message: (error as Error).message, issues: [] })
-        }
-      }
-      const apiKey = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined
-      if (options.apiKeyEnv && !apiKey) {
-        throw new InvalidInputError({
-          code: 'missing_api_key',
-          path: '--api-key-env',
-          message: `${options.apiKeyEnv} is not set.`,
-          issues: [],
-        })
-      }
-      const server = await startMockOpenAiServer({
-        model,
-        format: options.format,
-        modelName: options.modelName ?? `scripted-${options.policy}`,
-        host: options.host,
-        port: options.port,
-        latencyMs: options.latencyMs,
-        ...(faults ? { faults } : {}),
-        ...(apiKey ? { apiKey } : {}),
-        ...(options.usage ? { tokenCounter: await qwen3TokenCounter() } : {}),
-      }).finally(() => beat.stop())
-      if (!['127.0.0.1', '::1', 'localhost'].includes(options.host))
-        process.stderr.write(`warning: serving on ${options.host}, not loopback\n`)
-      process.stdout.write(
-        `${JSON.stringify({ url: server.url, model: server.modelName, episodes: model.episodeCount, format: options.format })}\n`,
-      )
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve()
-        process.once('SIGINT', stop)
-        process.once('SIGTERM', stop)
+}
+
+type MockLlmFlags = OptsOf<ReturnType<typeof declareMockLlm>>
+
+export function registerMockLlmCommand(program: CommandUnknownOpts): void {
+  declareMockLlm(program).action(async (options) => {
+    if (options.release && options.env !== gradingV1Spec.id) {
+      throw new InvalidInputError({
+        code: 'invalid_option',
+        path: '--release',
+        message: `--release serves a grading release: use it with --env ${gradingV1Spec.id}.`,
+        issues: [],
       })
-      await server.close()
+    }
+    const faults = faultsOf(options)
+    const apiKey = apiKeyOf(options)
+    // Loading a release or the tokenizer takes a while; say so until the ready line (issue 37).
+    const beat = startHeartbeat('mock-llm', () => 'starting (the ready line comes on stdout)')
+    const model = await scriptedModel(options).catch((error: unknown) => {
+      beat.stop()
+      throw error
     })
+    const server = await startMockOpenAiServer({
+      model,
+      format: options.format,
+      modelName: options.modelName ?? `scripted-${options.policy}`,
+      host: options.host,
+      port: options.port,
+      latencyMs: options.latencyMs,
+      ...(faults ? { faults } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      ...(options.usage ? { tokenCounter: await qwen3TokenCounter() } : {}),
+    }).finally(() => beat.stop())
+    if (!['127.0.0.1', '::1', 'localhost'].includes(options.host))
+      process.stderr.write(`warning: serving on ${options.host}, not loopback\n`)
+    process.stdout.write(
+      `${JSON.stringify({ url: server.url, model: server.modelName, episodes: model.episodeCount, format: options.format })}\n`,
+    )
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve()
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    await server.close()
+  })
+}
+
+/** The model the flags name: a release's rows (grading-v1) or an env's dataset, played by the policy. */
+async function scriptedModel(options: MockLlmFlags) {
+  if (options.release)
+    return releaseScriptedModel({
+      release: options.release,
+      split: options.split,
+      policy: options.policy,
+      callsPerTurn: options.callsPerTurn,
+      reasoning: options.reasoning === true,
+      ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.corpus ? { corpus: options.corpus } : {}),
+      ...(options.taskConfig ? { taskConfig: options.taskConfig } : {}),
+      ...(options.gradingManifest ? { gradingManifest: options.gradingManifest } : {}),
+      ...(options.gradingConfig ? { gradingConfig: options.gradingConfig } : {}),
+    })
+  return new ScriptedPolicyModel({
+    envId: options.env,
+    policy: options.policy,
+    rows: (await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })).rows,
+    envs: envRegistry,
+    policies: policyRegistry,
+    callsPerTurn: options.callsPerTurn,
+    reasoning: options.reasoning === true,
+  })
+}
+
+/** `--faults` as seeded fault draws; a bad spec is `invalid_faults`. */
+function faultsOf(options: MockLlmFlags): ReturnType<typeof randomFaults> | undefined {
+  if (!options.faults) return undefined
+  try {
+    return randomFaults({ rates: parseFaultRates(options.faults), seed: options.faultSeed })
+  } catch (error) {
+    throw new InvalidInputError({ code: 'invalid_faults', path: '--faults', message: (error as Error).message, issues: [] })
+  }
+}
+
+/** The bearer key `--api-key-env` names; refused when that variable is not set. */
+function apiKeyOf(options: MockLlmFlags): string | undefined {
+  if (!options.apiKeyEnv) return undefined
+  const apiKey = process.env[options.apiKeyEnv]
+  if (!apiKey)
+    throw new InvalidInputError({
+      code: 'missing_api_key',
+      path: '--api-key-env',
+      message: `${options.apiKeyEnv} is not set.`,
+      issues: [],
+    })
+  return apiKey
 }

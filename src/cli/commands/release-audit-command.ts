@@ -1,24 +1,9 @@
 /** @module cli: `releaseops release audit prompt-conflicts`: exits 1 unless passed with zero conflict keys. */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { runPromptAudit } from '../../release/audit/run-prompt-audit.js'
 import { collect, printSummary } from './release-options.js'
 
-interface AuditFlags {
-  bundle?: boolean
-  canonical: string[]
-  classificationStandard: string[]
-  gradingStandard: string[]
-  dataset?: string
-  split: string
-  levelField: string
-  report: string
-  overwrite?: boolean
-  formal?: boolean
-  configFile?: string
-  failedAudit?: string
-}
-
-export function registerReleaseAuditCommand(release: Command): void {
+export function registerReleaseAuditCommand(release: CommandUnknownOpts): void {
   const audit = release.command('audit').description('Audits of canonical datasets.')
   audit
     .command('prompt-conflicts')
@@ -42,7 +27,7 @@ export function registerReleaseAuditCommand(release: Command): void {
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
-    .action(async (flags: AuditFlags) => {
+    .action(async (flags) => {
       const { report, passed } = await runPromptAudit({
         canonical: flags.canonical,
         classificationStandard: flags.classificationStandard,

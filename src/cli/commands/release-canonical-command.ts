@@ -1,28 +1,12 @@
 /** @module cli: `releaseops release canonical build|split|quarantine-conflicts`. */
-import type { Command } from 'commander'
-import { type RunCanonicalBuildOptions, runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
+import { runCanonicalBuild } from '../../release/canonical/run-canonical-build.js'
 import { runCanonicalSplit } from '../../release/canonical/run-canonical-split.js'
 import { runQuarantineConflicts } from '../../release/canonical/run-quarantine-conflicts.js'
 import type { SplitReport } from '../../release/canonical/split-records.js'
 import { unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { parseInteger } from '../parse-options.js'
 import { parseRatio, printSummary } from './release-options.js'
-
-interface SplitFlags {
-  canonicalDir: string
-  dataset: string
-  splitType: 'random' | 'group'
-  groupKey?: string
-  trainRatio: number
-  valRatio: number
-  testRatio: number
-  seed: number
-  levelField: string
-  overwrite?: boolean
-  formal?: boolean
-  configFile?: string
-  failedAudit?: string
-}
 
 /** `T` without the keys whose value is undefined (what `defined` returns). */
 type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
@@ -49,10 +33,14 @@ function printSplitNotes(dataset: string, report: SplitReport): void {
     )
 }
 
-export function registerReleaseCanonicalCommand(release: Command): void {
+export function registerReleaseCanonicalCommand(release: CommandUnknownOpts): void {
   const canonical = release
     .command('canonical')
     .description('Canonical schema-v2 records: build, quarantine prompt conflicts, split.')
+  for (const register of [registerBuild, registerQuarantineConflicts, registerSplit]) register(canonical)
+}
+
+function registerBuild(canonical: CommandUnknownOpts): void {
   canonical
     .command('build')
     .description('Resolve processed records against the dataset config, registry and corpus into <canonical-dir>/<dataset>/.')
@@ -69,7 +57,7 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--overwrite', 'replace an existing canonical dataset')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
     .option('--allow-unresolved', 'publish even when labelled records resolve to no category (counted in the report)')
-    .action(async (flags: RunCanonicalBuildOptions) => {
+    .action(async (flags) => {
       const report = await runCanonicalBuild(defined({ ...flags }))
       for (const line of unresolvedLines(report.dataset, report.labels)) process.stderr.write(`${line}\n`)
       printSummary({
@@ -79,6 +67,9 @@ export function registerReleaseCanonicalCommand(release: Command): void {
         labels: report.labels,
       })
     })
+}
+
+function registerQuarantineConflicts(canonical: CommandUnknownOpts): void {
   canonical
     .command('quarantine-conflicts')
     .description('Mark records whose prompt key has several targets as prompt_conflict (run before split).')
@@ -86,18 +77,21 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .requiredOption('--dataset <name>', 'dataset name')
     .option('--level-field <field>', 'the level label field', 'data_level')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
-    .action(async (flags: { canonicalDir: string; dataset: string; levelField: string; failedAudit?: string }) => {
+    .action(async (flags) => {
       const report = await runQuarantineConflicts(defined({ ...flags }))
       if (report.unsplit)
         process.stderr.write(`note[unsplit] ${report.dataset}: its split was taken back; run \`release canonical split\` again\n`)
       printSummary({ dataset: report.dataset, quarantined_records: report.quarantined_records, unsplit: report.unsplit ?? false })
     })
+}
+
+function registerSplit(canonical: CommandUnknownOpts): void {
   canonical
     .command('split')
     .description('Assign seeded train/val/test splits (random = stratified by category and level, or group).')
     .requiredOption('--canonical-dir <dir>', 'canonical root')
     .requiredOption('--dataset <name>', 'dataset name')
-    .option('--split-type <type>', 'random or group', 'random')
+    .addOption(new Option('--split-type <type>', 'random or group').choices(['random', 'group'] as const).default('random'))
     .option('--group-key <path>', 'dotted path of the group key, e.g. metadata.table_name')
     .option('--train-ratio <r>', 'train share', parseRatio, 0.8)
     .option('--val-ratio <r>', 'val share', parseRatio, 0.1)
@@ -108,7 +102,7 @@ export function registerReleaseCanonicalCommand(release: Command): void {
     .option('--formal', 'only allow datasets in formal_datasets of --config-file')
     .option('--config-file <file>', 'datasets config (for --formal)')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON')
-    .action(async (flags: SplitFlags) => {
+    .action(async (flags) => {
       const report = await runCanonicalSplit(
         defined({
           canonicalDir: flags.canonicalDir,

@@ -3,7 +3,7 @@
  * preprocess, canonical build/split/quarantine-conflicts, audit prompt-conflicts, sft export/validate),
  * `pipeline`, which runs them all, and `init`, which proposes a new data owner's mapping and configs.
  */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { registerReleaseAuditCommand } from './release-audit-command.js'
 import { registerReleaseCanonicalCommand } from './release-canonical-command.js'
 import { registerReleaseDemoCommands } from './release-demo-command.js'
@@ -15,7 +15,7 @@ import { registerReleaseSftCommand } from './release-sft-command.js'
 import { registerReleaseStandardsCommand } from './release-standards-command.js'
 import { registerReleaseTrajectoriesCommand } from './release-trajectories-command.js'
 
-export function registerReleaseCommand(program: Command): void {
+export function registerReleaseCommand(program: CommandUnknownOpts): void {
   const release = program
     .command('release')
     .description('Data-grading release line: xlsx → processed → canonical → splits → audit → SFT release.')

@@ -1,36 +1,16 @@
 /** @module cli: `releaseops release demo-data` and `releaseops release pipeline`. */
 
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { type LabelAccounting, unresolvedLines } from '../../release/canonical/unresolved-labels.js'
 import { runDemoData } from '../../release/demo/write-demo-data.js'
 import { runDemoPipeline, runPipeline } from '../../release/pipeline/run-pipeline.js'
-import type { CsvDelimiter } from '../../release/preprocess/detect-delimiter.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
+import type { OptsOf } from '../opts-of.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
 import { startHeartbeat } from '../progress.js'
-import { addTaskFileOptions, printSummary, type TaskFileFlags, taskFileOptions, trailingCodes } from './release-options.js'
+import { addOptionalTaskFileOptions, printSummary, taskFileOptions, trailingCodes } from './release-options.js'
 import { delimiterHelp, encodingHelp, parseCsvDelimiter, parseCsvEncoding } from './release-preprocess-command.js'
-
-interface PipelineFlags extends Partial<TaskFileFlags> {
-  demo?: boolean
-  outDir: string
-  rows?: number
-  seed: number
-  dataSeed?: number
-  input?: string
-  encoding?: string
-  delimiter?: CsvDelimiter
-  mapping?: string
-  configFile?: string
-  classificationStandard?: string
-  gradingStandard?: string
-  stripTrailingCodes?: boolean
-  keepTrailingCodes?: boolean
-  allowUnresolved?: boolean
-  formal?: boolean
-  quarantine: boolean
-}
 
 /** A line per finished stage, and between them a line every few seconds naming the last one (issue 37). */
 function stageLogger(): { onStage(stage: string, seconds: number, rows: number): void; stop(): void } {
@@ -47,10 +27,14 @@ function stageLogger(): { onStage(stage: string, seconds: number, rows: number):
   }
 }
 
-function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
+/** `flags` with `names` checked present (refused with `missing_option` otherwise), typed so. */
+function required<F extends object, K extends keyof F & string>(
+  flags: F,
+  names: readonly K[],
+): F & { [P in K]-?: NonNullable<F[P]> } {
   const missing = names.filter((name) => flags[name] === undefined)
   if (missing.length > 0) {
-    const list = missing.map((name) => `--${String(name).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`)
+    const list = missing.map((name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`)
     throw new InvalidInputError({
       code: 'missing_option',
       path: list[0] as string,
@@ -58,28 +42,11 @@ function required(flags: PipelineFlags, names: (keyof PipelineFlags)[]): void {
       issues: list.map((flag) => ({ code: 'missing_option', path: flag, message: 'required' })),
     })
   }
+  return flags as F & { [P in K]-?: NonNullable<F[P]> }
 }
 
-export function registerReleaseDemoCommands(release: Command): void {
-  addOutDirOption(
-    release
-      .command('demo-data')
-      .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.'),
-    { description: 'output directory (must not exist or be empty)', aliases: ['--out'], required: true },
-  )
-    .option('--rows <n>', 'spreadsheet rows', parsePositiveInteger, 2000)
-    .option('--seed <n>', 'generator seed', parseInteger, 20261129)
-    .action(async (flags: { outDir: string; rows: number; seed: number }) => {
-      const summary = await runDemoData({ out: flags.outDir, rows: flags.rows, seed: flags.seed })
-      printSummary({
-        out: flags.outDir,
-        rows: summary.rows,
-        seed: summary.seed,
-        row_kinds: summary.row_kinds,
-        files: summary.files,
-      })
-    })
-  addTaskFileOptions(
+function declarePipeline(release: CommandUnknownOpts) {
+  return addOptionalTaskFileOptions(
     addOutDirOption(
       release
         .command('pipeline')
@@ -104,8 +71,31 @@ export function registerReleaseDemoCommands(release: Command): void {
       .option('--allow-unresolved', 'publish even when labelled records resolve to no category')
       .option('--formal', 'only allow datasets in formal_datasets of --config-file')
       .option('--no-quarantine', 'stop at the audit instead of quarantining conflicting records'),
-    { required: false },
-  ).action(async (flags: PipelineFlags) => {
+  )
+}
+
+type PipelineFlags = OptsOf<ReturnType<typeof declarePipeline>>
+
+export function registerReleaseDemoCommands(release: CommandUnknownOpts): void {
+  addOutDirOption(
+    release
+      .command('demo-data')
+      .description('Write the synthetic steel-maker dataset: a real .xlsx with Chinese headers plus every asset the line needs.'),
+    { description: 'output directory (must not exist or be empty)', aliases: ['--out'], required: true },
+  )
+    .option('--rows <n>', 'spreadsheet rows', parsePositiveInteger, 2000)
+    .option('--seed <n>', 'generator seed', parseInteger, 20261129)
+    .action(async (flags) => {
+      const summary = await runDemoData({ out: flags.outDir, rows: flags.rows, seed: flags.seed })
+      printSummary({
+        out: flags.outDir,
+        rows: summary.rows,
+        seed: summary.seed,
+        row_kinds: summary.row_kinds,
+        files: summary.files,
+      })
+    })
+  declarePipeline(release).action(async (flags) => {
     const stages = stageLogger()
     const result = await pipelineRun(flags, stages.onStage).finally(() => stages.stop())
     const built = (result.report.stages as { canonical_build: { labels: LabelAccounting } }).canonical_build
@@ -125,7 +115,7 @@ function pipelineRun(flags: PipelineFlags, onStage: (stage: string, seconds: num
         onStage,
       })
     : (() => {
-        required(flags, [
+        const given = required(flags, [
           'input',
           'mapping',
           'configFile',
@@ -136,14 +126,14 @@ function pipelineRun(flags: PipelineFlags, onStage: (stage: string, seconds: num
           'corpus',
         ])
         return runPipeline({
-          ...taskFileOptions(flags as TaskFileFlags),
-          input: flags.input as string,
+          ...taskFileOptions(given),
+          input: given.input,
           ...(flags.encoding ? { encoding: flags.encoding } : {}),
           ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
-          mapping: flags.mapping as string,
-          configFile: flags.configFile as string,
-          classificationStandard: flags.classificationStandard as string,
-          gradingStandard: flags.gradingStandard as string,
+          mapping: given.mapping,
+          configFile: given.configFile,
+          classificationStandard: given.classificationStandard,
+          gradingStandard: given.gradingStandard,
           out: flags.outDir,
           seed: flags.seed,
           quarantine: flags.quarantine,

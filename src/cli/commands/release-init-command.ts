@@ -3,21 +3,11 @@
  * standards mapping, datasets entry and task config the line needs, with a report of what was inferred
  * and what to confirm. Exit 0 when proposed, 1 when the report lists problems the line would refuse.
  */
-import { type Command, Option } from 'commander'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
 import { initLayout, runReleaseInit } from '../../release/init/run-release-init.js'
 import { printSummary } from './release-options.js'
 
-interface InitFlags {
-  dataset: string
-  catalogue: string
-  classification: string
-  grading: string
-  outDir: string
-  idStrategy: 'path' | 'code'
-  overwrite?: boolean
-}
-
-export function registerReleaseInitCommand(release: Command): void {
+export function registerReleaseInitCommand(release: CommandUnknownOpts): void {
   release
     .command('init')
     .description(
@@ -34,7 +24,7 @@ export function registerReleaseInitCommand(release: Command): void {
         .default('path'),
     )
     .option('--overwrite', 'replace files a previous init wrote')
-    .action(async (flags: InitFlags) => {
+    .action(async (flags) => {
       const report = await runReleaseInit({
         dataset: flags.dataset,
         catalogue: flags.catalogue,

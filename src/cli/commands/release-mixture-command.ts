@@ -2,27 +2,14 @@
  * @module cli: `releaseops release mixture build --family sft|rl-cascade|trajectory --input name=dir …
  * --grading-manifest m.json`: several datasets' validated releases into one deterministic VeRL input.
  */
-import { type Command, Option } from 'commander'
-import { type SamplingPolicy, samplingPolicies } from '../../release/mixtures/mixture-plan.js'
-import { type MixtureFamily, mixtureFamilies } from '../../release/mixtures/mixture-report.js'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
+import { samplingPolicies } from '../../release/mixtures/mixture-plan.js'
+import { mixtureFamilies } from '../../release/mixtures/mixture-report.js'
 import { runMixtureBuild } from '../../release/mixtures/run-mixture-build.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
 import { collect, printSummary } from './release-options.js'
 
-interface MixtureFlags {
-  family: MixtureFamily
-  input: string[]
-  gradingManifest: string
-  registry: string
-  corpus: string
-  taskConfig?: string
-  metadataFields?: string[]
-  outDir: string
-  sampling: SamplingPolicy
-  failedAudit?: string
-}
-
-export function registerReleaseMixtureCommand(release: Command): void {
+export function registerReleaseMixtureCommand(release: CommandUnknownOpts): void {
   const mixture = release.command('mixture').description('Mix validated releases of several datasets into one VeRL input.')
   const build = mixture
     .command('build')
@@ -41,14 +28,13 @@ export function registerReleaseMixtureCommand(release: Command): void {
     aliases: ['--output-dir'],
     required: true,
   })
-  build
     .addOption(
       new Option('--sampling <policy>', 'train-split dataset weights (val/test always keep every source once)')
         .choices(samplingPolicies)
         .default('passthrough'),
     )
     .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out-dir>.failed.json)')
-    .action(async (flags: MixtureFlags) => {
+    .action(async (flags) => {
       const report = await runMixtureBuild({
         family: flags.family,
         inputs: flags.input,

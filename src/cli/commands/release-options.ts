@@ -1,8 +1,9 @@
 /** @module cli: option helpers shared by the `releaseops release …` commands. */
-import { type Command, InvalidArgumentError } from 'commander'
+import { type Command, type CommandUnknownOpts, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { datasetOfCanonical, datasetOfRelease } from '../../release/inputs/infer-dataset.js'
 import { addOutDirOption } from '../flag-vocabulary.js'
+import type { OptsOf } from '../opts-of.js'
 import { startHeartbeat } from '../progress.js'
 
 /** Collects a repeatable option into a list. */
@@ -59,20 +60,49 @@ export function printValidation(options: { report: ValidationReport; first?: obj
   if (!report.valid) process.exitCode = 1
 }
 
-/** The task files every SFT command takes (optional where another flag supplies them, as `pipeline --demo`). */
-export function addTaskFileOptions(command: Command, options: { required?: boolean; datasetRecorded?: boolean } = {}): Command {
-  const add = (flags: string, description: string) =>
-    options.required === false ? command.option(flags, description) : command.requiredOption(flags, description)
-  // Where the input records its dataset (a canonical build's or a release's report), --dataset may be left out.
-  if (options.datasetRecorded) command.option('--dataset <name>', 'dataset name (default: the one the input records)')
-  else add('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
-  add('--registry <file>', 'leaf registry JSON')
-  add('--corpus <file>', 'category corpus JSON (must cover the registry exactly)')
+/** The task-file options after `--dataset`, `--registry` and `--corpus`, which are optional in every form. */
+function addTaskFileTail<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
     .option('--task-config <file>', 'task config JSON (default: the four native metadata fields)')
     .option('--metadata-fields <fields...>', 'prompt metadata fields, overriding the task config')
     .option('--grading-config <file>', 'grading standard JSON')
     .option('--grading-manifest <file>', 'grading manifest; its entry for --dataset is verified by sha256')
+}
+
+/** The task files every SFT command takes. */
+export function addTaskFileOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return addTaskFileTail(
+    command
+      .requiredOption('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
+      .requiredOption('--registry <file>', 'leaf registry JSON')
+      .requiredOption('--corpus <file>', 'category corpus JSON (must cover the registry exactly)'),
+  )
+}
+
+/** The task files where the input records its dataset (a canonical build's or a release's report): `--dataset` may be left out. */
+export function addRecordedTaskFileOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return addTaskFileTail(
+    command
+      .option('--dataset <name>', 'dataset name (default: the one the input records)')
+      .requiredOption('--registry <file>', 'leaf registry JSON')
+      .requiredOption('--corpus <file>', 'category corpus JSON (must cover the registry exactly)'),
+  )
+}
+
+/** The task files, every one optional (another flag supplies them, as `pipeline --demo`). */
+export function addOptionalTaskFileOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return addTaskFileTail(
+    command
+      .option('--dataset <name>', 'dataset name (configuration, e.g. shougang)')
+      .option('--registry <file>', 'leaf registry JSON')
+      .option('--corpus <file>', 'category corpus JSON (must cover the registry exactly)'),
+  )
 }
 
 export interface TaskFileFlags {
@@ -84,9 +114,6 @@ export interface TaskFileFlags {
   gradingConfig?: string
   gradingManifest?: string
 }
-
-/** Task-file flags where `--dataset` may be left out (the input records it). */
-export type RecordedDatasetFlags = Omit<TaskFileFlags, 'dataset'> & { dataset?: string }
 
 /** Commander flags → task options (absent flags left out). */
 export function taskFileOptions(flags: TaskFileFlags) {
@@ -115,7 +142,7 @@ interface ValidationSummary {
  * `validate`, prints its summary and exits 1 when the release is invalid.
  */
 export function addReleaseValidateCommand(
-  parent: Command,
+  parent: CommandUnknownOpts,
   options: {
     description: string
     /** Offer `--canonical <file>`: check the release against the records it came from. */
@@ -130,53 +157,41 @@ export function addReleaseValidateCommand(
     ): Promise<ValidationSummary>
   },
 ): void {
-  const command = addTaskFileOptions(
+  const command = addRecordedTaskFileOptions(
     parent
       .command('validate')
       .description(options.description)
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--report <file>', 'validation report JSON to write'),
-    { datasetRecorded: true },
   ).option('--overwrite', 'replace an existing report')
-  if (options.canonical) command.option('--canonical <file>', 'the canonical all.json it came from (sources, labels and splits)')
-  command.action(
-    async (flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
-      const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
-      const beat = startHeartbeat(`${parent.name()} validate`, () => `checking ${flags.datasetDir}`)
-      const report = await options
-        .validate({
-          ...taskFileOptions({ ...flags, dataset }),
-          datasetDir: flags.datasetDir,
-          ...(flags.canonical ? { canonical: flags.canonical } : {}),
-          ...(flags.report ? { report: flags.report } : {}),
-          ...(flags.overwrite ? { overwrite: true } : {}),
-        })
-        .finally(() => beat.stop())
-      printValidation({ report, more: report.canonical_errors ? { canonical_errors: report.canonical_errors } : {} })
-    },
-  )
-}
-
-/** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
-export interface ExportFlags extends RecordedDatasetFlags {
-  canonical: string
-  outDir: string
-  allowLabelGaps: string[]
-  allowAnyLabelGap?: boolean
-  formal?: boolean
-  configFile?: string
-  failedAudit?: string
+  // The flags as inferred from the declarations above; `--canonical` only where the validator reads it.
+  const run = async (flags: OptsOf<typeof command> & { canonical?: string }) => {
+    const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
+    const beat = startHeartbeat(`${parent.name()} validate`, () => `checking ${flags.datasetDir}`)
+    const report = await options
+      .validate({
+        ...taskFileOptions({ ...flags, dataset }),
+        datasetDir: flags.datasetDir,
+        ...(flags.canonical ? { canonical: flags.canonical } : {}),
+        ...(flags.report ? { report: flags.report } : {}),
+        ...(flags.overwrite ? { overwrite: true } : {}),
+      })
+      .finally(() => beat.stop())
+    printValidation({ report, more: report.canonical_errors ? { canonical_errors: report.canonical_errors } : {} })
+  }
+  if (options.canonical)
+    command.option('--canonical <file>', 'the canonical all.json it came from (sources, labels and splits)').action(run)
+  else command.action(run)
 }
 
 /** `--canonical`, `--out-dir`, the task files, the label-gap waivers, `--formal` and `--failed-audit`. */
-export function addExportOptions(command: Command): Command {
-  return addTaskFileOptions(
+export function addExportOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return addRecordedTaskFileOptions(
     addOutDirOption(command.requiredOption('--canonical <file>', 'canonical all.json with embedded splits'), {
       description: 'release directory (must not exist or be empty)',
       aliases: ['--output-dir'],
       required: true,
     }),
-    { datasetRecorded: true },
   )
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
@@ -184,6 +199,9 @@ export function addExportOptions(command: Command): Command {
     .option('--config-file <file>', 'datasets config (for --formal)')
     .option('--failed-audit <file>', 'where to write the failed-audit JSON (default: <out-dir>.failed.json)')
 }
+
+/** Flags of the commands that export a release from split canonical records (`sft export`, `rl export`). */
+export type ExportFlags = OptsOf<ReturnType<typeof addExportOptions<[], Record<never, never>, Record<never, never>>>>
 
 /** Export flags → the export stage's options (absent flags left out). */
 export function exportOptions(flags: ExportFlags) {

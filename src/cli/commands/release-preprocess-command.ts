@@ -1,30 +1,12 @@
 /** @module cli: `releaseops release preprocess`: spreadsheet + mapping → processed records. */
-import type { Command } from 'commander'
-import { InvalidArgumentError } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
+import { InvalidArgumentError } from '@commander-js/extra-typings'
 import { type CsvEncoding, encodingName, namedLegacyEncodings } from '../../release/preprocess/decode-csv-bytes.js'
 import { type CsvDelimiter, parseDelimiter } from '../../release/preprocess/detect-delimiter.js'
 import { runPreprocess } from '../../release/preprocess/run-preprocess.js'
 import { addOutFileOption } from '../flag-vocabulary.js'
 import { createProgress } from '../progress.js'
 import { printSummary, trailingCodes } from './release-options.js'
-
-interface PreprocessFlags {
-  input: string
-  mapping: string
-  dataset: string
-  out: string
-  sheet?: string[]
-  encoding?: CsvEncoding
-  delimiter?: CsvDelimiter
-  stripTrailingCodes?: boolean
-  keepTrailingCodes?: boolean
-  skipEmptyFieldName?: boolean
-  overwrite?: boolean
-  failedAudit?: string
-  formal?: boolean
-  configFile?: string
-  gradingConfig?: string
-}
 
 /** `--encoding`: any WHATWG encoding label. */
 export function parseCsvEncoding(value: string): CsvEncoding {
@@ -44,7 +26,7 @@ export const encodingHelp =
   "a CSV file's encoding when it is not UTF-8 or UTF-16 (e.g. gb18030, big5, shift_jis, windows-1252; default: UTF-8/UTF-16 detected, anything else refused with the encoding suspected)"
 export const delimiterHelp = "a CSV file's field separator: , ; | or tab (default: detected)"
 
-export function registerReleasePreprocessCommand(release: Command): void {
+export function registerReleasePreprocessCommand(release: CommandUnknownOpts): void {
   addOutFileOption(
     release
       .command('preprocess')
@@ -72,7 +54,7 @@ export function registerReleasePreprocessCommand(release: Command): void {
       '--grading-config <file>',
       'grading standard JSON: its levels and level_map read the level column (default: L1–L4, numbered spellings)',
     )
-    .action(async (flags: PreprocessFlags) => {
+    .action(async (flags) => {
       const progress = createProgress('preprocess rows')
       try {
         const report = await runPreprocess({

@@ -2,7 +2,7 @@
  * @module cli: `releaseops release rl export|validate|validate-cascade`: the VeRL RL release (a
  * stage-1/stage-2 pair per record in five columns) and the check of an `rl-cascade` mixture.
  */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { runValidateCascade } from '../../release/mixtures/validate-cascade.js'
 import { runRlExport } from '../../release/rl/run-rl-export.js'
 import { runRlValidate } from '../../release/rl/run-rl-validate.js'
@@ -10,25 +10,12 @@ import {
   addExportOptions,
   addReleaseValidateCommand,
   collect,
-  type ExportFlags,
   exportOptions,
   printSummary,
   printValidation,
 } from './release-options.js'
 
-interface CascadeFlags {
-  datasetDir: string
-  registry: string
-  corpus: string
-  taskConfig?: string
-  metadataFields?: string[]
-  gradingManifest: string
-  input: string[]
-  report?: string
-  overwrite?: boolean
-}
-
-export function registerReleaseRlCommand(release: Command): void {
+export function registerReleaseRlCommand(release: CommandUnknownOpts): void {
   const rl = release
     .command('rl')
     .description('VeRL RL releases: stage1/stage2 pairs in the five VeRL columns, and cascade checks.')
@@ -38,7 +25,7 @@ export function registerReleaseRlCommand(release: Command): void {
       .description(
         'Export train/val/test Parquet (data_source, prompt, ability, reward_model, extra_info) + export_report.json, atomically.',
       ),
-  ).action(async (flags: ExportFlags) => {
+  ).action(async (flags) => {
     const report = await runRlExport(exportOptions(flags))
     printSummary({ output_dir: flags.outDir, splits: report.splits, label_gap_gate: report.label_gap_gate.status })
   })
@@ -60,7 +47,7 @@ export function registerReleaseRlCommand(release: Command): void {
     .option('--input <dataset=dir>', 'an input release, to re-verify its lineage hashes; repeatable', collect, [])
     .option('--report <file>', 'validation report JSON to write')
     .option('--overwrite', 'replace an existing report')
-    .action(async (flags: CascadeFlags) => {
+    .action(async (flags) => {
       const report = await runValidateCascade({
         datasetDir: flags.datasetDir,
         registry: flags.registry,

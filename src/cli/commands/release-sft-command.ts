@@ -1,11 +1,11 @@
 /** @module cli: `releaseops release sft export|validate`: the legacy stage1/stage2 SFT release. */
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { runSftExport } from '../../release/sft/run-sft-export.js'
 import { runSftValidate } from '../../release/sft/run-sft-validate.js'
 import { createProgress } from '../progress.js'
-import { addExportOptions, addReleaseValidateCommand, type ExportFlags, exportOptions, printSummary } from './release-options.js'
+import { addExportOptions, addReleaseValidateCommand, exportOptions, printSummary } from './release-options.js'
 
-export function registerReleaseSftCommand(release: Command): void {
+export function registerReleaseSftCommand(release: CommandUnknownOpts): void {
   const sft = release
     .command('sft')
     .description('The legacy stage1/stage2 SFT release (exactly [system, user, assistant] per row).')
@@ -13,7 +13,7 @@ export function registerReleaseSftCommand(release: Command): void {
     sft
       .command('export')
       .description('Export train/val/test Parquet + export_report.json from split canonical records, published atomically.'),
-  ).action(async (flags: ExportFlags) => {
+  ).action(async (flags) => {
     const progress = createProgress('sft export splits')
     try {
       const report = await runSftExport({

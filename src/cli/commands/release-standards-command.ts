@@ -1,20 +1,9 @@
 /** @module cli: `releaseops release standards build`: standard workbooks → registry, corpus and standards JSON. */
-import { type Command, Option } from 'commander'
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings'
 import { runStandardsBuild } from '../../release/standards/run-standards-build.js'
 import { printSummary } from './release-options.js'
 
-interface StandardsFlags {
-  dataset: string
-  classification: string
-  grading: string
-  outDir: string
-  idStrategy: 'path' | 'code'
-  sheet?: string
-  mapping?: string
-  overwrite?: boolean
-}
-
-export function registerReleaseStandardsCommand(release: Command): void {
+export function registerReleaseStandardsCommand(release: CommandUnknownOpts): void {
   const standards = release.command('standards').description('The classification and grading standards as JSON assets.')
   standards
     .command('build')
@@ -36,7 +25,7 @@ export function registerReleaseStandardsCommand(release: Command): void {
     .option('--sheet <name>', 'classification worksheet (default: the first)')
     .option('--mapping <file>', 'standards mapping JSON: headers by role, null for a column the standard lacks, level_map')
     .option('--overwrite', 'replace existing files')
-    .action(async (flags: StandardsFlags) => {
+    .action(async (flags) => {
       const report = await runStandardsBuild({
         dataset: flags.dataset,
         classification: flags.classification,

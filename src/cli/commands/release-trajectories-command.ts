@@ -2,7 +2,7 @@
  * @module cli: `releaseops release trajectories collect|export|validate|stats`: native-tool trajectory SFT
  * releases (see `src/release/trajectories/README.md`).
  */
-import { type Command, InvalidArgumentError } from 'commander'
+import { type Command, type CommandUnknownOpts, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings'
 import type { SplitName } from '../../release/contracts/canonical-record.js'
 import { datasetOfRelease } from '../../release/inputs/infer-dataset.js'
 import { runTrajectoryCollect } from '../../release/trajectories/run-trajectory-collect.js'
@@ -13,12 +13,11 @@ import { type ThinkOverLimitPolicy, thinkOverLimitPolicies } from '../../release
 import { addOutDirOption } from '../flag-vocabulary.js'
 import { createProgress } from '../progress.js'
 import {
+  addRecordedTaskFileOptions,
   addTaskFileOptions,
   collect,
   printSummary,
   printValidation,
-  type RecordedDatasetFlags,
-  type TaskFileFlags,
   taskFileOptions,
 } from './release-options.js'
 
@@ -34,13 +33,7 @@ function overLimitPolicy(value: string): ThinkOverLimitPolicy {
   return value as ThinkOverLimitPolicy
 }
 
-interface GateFlags {
-  allowLabelGaps: string[]
-  allowAnyLabelGap?: boolean
-  failedAudit?: string
-}
-
-function gateOptions(flags: GateFlags) {
+function gateOptions(flags: { allowLabelGaps: string[]; allowAnyLabelGap?: true; failedAudit?: string }) {
   return {
     allowLabelGaps: flags.allowLabelGaps,
     ...(flags.allowAnyLabelGap ? { allowAnyLabelGap: true } : {}),
@@ -48,7 +41,7 @@ function gateOptions(flags: GateFlags) {
   }
 }
 
-function addGateOptions(command: Command): Command {
+function addGateOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
     .option('--allow-label-gaps <label>', 'waive the label-gap gate for this category id or level; repeatable', collect, [])
     .option('--allow-any-label-gap', 'waive the label-gap gate for every label')
@@ -67,11 +60,14 @@ async function withProgress<T>(
   }
 }
 
-export function registerReleaseTrajectoriesCommand(release: Command): void {
+export function registerReleaseTrajectoriesCommand(release: CommandUnknownOpts): void {
   const trajectories = release
     .command('trajectories')
     .description('Native-tool trajectory SFT releases: collect (think-free shards), export, validate, stats.')
+  for (const register of [registerCollect, registerExport, registerValidate, registerStats]) register(trajectories)
+}
 
+function registerCollect(trajectories: CommandUnknownOpts): void {
   addGateOptions(
     addTaskFileOptions(
       trajectories
@@ -82,7 +78,7 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
         .requiredOption('--canonical <file>', 'canonical all.json with embedded splits')
         .requiredOption('--collect-dir <dir>', 'output directory (must not exist or be empty)'),
     ).option('--shard-size <n>', 'lines per shard', positiveInteger, 64),
-  ).action(async (flags: TaskFileFlags & GateFlags & { canonical: string; collectDir: string; shardSize: number }) => {
+  ).action(async (flags) => {
     const report = await withProgress('trajectories collect', (onProgress) =>
       runTrajectoryCollect({
         ...taskFileOptions(flags),
@@ -95,7 +91,9 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
     )
     printSummary({ format: report.format, collect_dir: flags.collectDir, splits: report.splits, shards: report.shards.length })
   })
+}
 
+function registerExport(trajectories: CommandUnknownOpts): void {
   addGateOptions(
     addTaskFileOptions(
       addOutDirOption(
@@ -110,57 +108,45 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
       .option('--think-over-limit <policy>', 'error | truncate | discard', overLimitPolicy, 'error')
       .option('--formal', 'only allow datasets in formal_datasets of --config-file; refuses mock thoughts')
       .option('--config-file <file>', 'datasets config (for --formal)'),
-  ).action(
-    async (
-      flags: TaskFileFlags &
-        GateFlags & {
-          canonical: string
-          outDir: string
-          thinkSource: string
-          maxThinkTokens: number
-          thinkOverLimit: ThinkOverLimitPolicy
-          formal?: boolean
-          configFile?: string
-        },
-    ) => {
-      const report = await withProgress('trajectories export', (onProgress) =>
-        runTrajectoryExport({
-          ...taskFileOptions(flags),
-          ...gateOptions(flags),
-          canonical: flags.canonical,
-          outputDir: flags.outDir,
-          thinkSource: flags.thinkSource,
-          maxThinkTokens: flags.maxThinkTokens,
-          thinkOverLimit: flags.thinkOverLimit,
-          ...(flags.formal ? { formal: true } : {}),
-          ...(flags.configFile ? { configFile: flags.configFile } : {}),
-          onProgress,
-        }),
-      )
-      printSummary({
-        format: report.format,
-        output_dir: flags.outDir,
-        think_source: report.think.source,
-        enable_thinking: report.enable_thinking,
-        splits: Object.fromEntries(
-          Object.entries(report.splits).map(([split, summary]) => [split, { rows: summary.rows, by_class: summary.by_class }]),
-        ),
-        valid: report.validation?.valid ?? false,
-      })
-    },
-  )
+  ).action(async (flags) => {
+    const report = await withProgress('trajectories export', (onProgress) =>
+      runTrajectoryExport({
+        ...taskFileOptions(flags),
+        ...gateOptions(flags),
+        canonical: flags.canonical,
+        outputDir: flags.outDir,
+        thinkSource: flags.thinkSource,
+        maxThinkTokens: flags.maxThinkTokens,
+        thinkOverLimit: flags.thinkOverLimit,
+        ...(flags.formal ? { formal: true } : {}),
+        ...(flags.configFile ? { configFile: flags.configFile } : {}),
+        onProgress,
+      }),
+    )
+    printSummary({
+      format: report.format,
+      output_dir: flags.outDir,
+      think_source: report.think.source,
+      enable_thinking: report.enable_thinking,
+      splits: Object.fromEntries(
+        Object.entries(report.splits).map(([split, summary]) => [split, { rows: summary.rows, by_class: summary.by_class }]),
+      ),
+      valid: report.validation?.valid ?? false,
+    })
+  })
+}
 
-  addTaskFileOptions(
+function registerValidate(trajectories: CommandUnknownOpts): void {
+  addRecordedTaskFileOptions(
     trajectories
       .command('validate')
       .description('Re-read a trajectory release and re-execute every tool call; exit 1 if invalid.')
       .requiredOption('--dataset-dir <dir>', 'the release directory')
       .option('--canonical <file>', 'the canonical all.json it came from (checks provenance, labels and splits)')
       .option('--report <file>', 'validation report JSON to write'),
-    { datasetRecorded: true },
   )
     .option('--overwrite', 'replace an existing report')
-    .action((flags: RecordedDatasetFlags & { datasetDir: string; canonical?: string; report?: string; overwrite?: boolean }) => {
+    .action((flags) => {
       const dataset = datasetOfRelease({ datasetDir: flags.datasetDir, dataset: flags.dataset })
       const report = runTrajectoryValidate({
         ...taskFileOptions({ ...flags, dataset }),
@@ -171,7 +157,9 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
       })
       printValidation({ report, first: { format: report.format } })
     })
+}
 
+function registerStats(trajectories: CommandUnknownOpts): void {
   trajectories
     .command('stats')
     .description('Character and Qwen3-token lengths per split and class of the qwen3.5 rendering, with snapshots.')
@@ -180,23 +168,21 @@ export function registerReleaseTrajectoriesCommand(release: Command): void {
     .option('--snapshot-rows <n>', 'rendered rows to include (first of each class per split)', positiveInteger, 4)
     .option('--report <file>', 'stats report JSON to write')
     .option('--overwrite', 'replace an existing report')
-    .action(
-      async (flags: { datasetDir: string; maxLength?: number; snapshotRows: number; report?: string; overwrite?: boolean }) => {
-        const report = await withProgress('trajectories stats', (onProgress) =>
-          runTrajectoryStats({
-            datasetDir: flags.datasetDir,
-            snapshotRows: flags.snapshotRows,
-            ...(flags.maxLength ? { maxLength: flags.maxLength } : {}),
-            ...(flags.report ? { report: flags.report } : {}),
-            ...(flags.overwrite ? { overwrite: true } : {}),
-            onProgress,
-          }),
-        )
-        printSummary({
-          format: report.format,
-          max_length: report.max_length,
-          splits: Object.fromEntries(Object.entries(report.splits).map(([split, summary]) => [split, summary.all])),
-        })
-      },
-    )
+    .action(async (flags) => {
+      const report = await withProgress('trajectories stats', (onProgress) =>
+        runTrajectoryStats({
+          datasetDir: flags.datasetDir,
+          snapshotRows: flags.snapshotRows,
+          ...(flags.maxLength ? { maxLength: flags.maxLength } : {}),
+          ...(flags.report ? { report: flags.report } : {}),
+          ...(flags.overwrite ? { overwrite: true } : {}),
+          onProgress,
+        }),
+      )
+      printSummary({
+        format: report.format,
+        max_length: report.max_length,
+        splits: Object.fromEntries(Object.entries(report.splits).map(([split, summary]) => [split, summary.all])),
+      })
+    })
 }

@@ -1,6 +1,6 @@
 /** @module cli: `releaseops serve`: the OpenEnv-compatible env server (HTTP, WebSocket, MCP). */
 import cluster from 'node:cluster'
-import { type Command, InvalidArgumentError } from 'commander'
+import { type CommandUnknownOpts, InvalidArgumentError, Option } from '@commander-js/extra-typings'
 import { type InputIssue, InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import { defaultEnvId, envRegistry } from '../../envs/index.js'
 import { buildServer } from '../../server/build-server.js'
@@ -10,38 +10,10 @@ import {
   serveForwardedRequests,
   workerIndexVariable,
 } from '../../server/cluster/run-cluster.js'
-import { isLoopbackHost, parseServerOptions, type ServerOptions } from '../../server/server-options.js'
+import { isLoopbackHost, parseServerOptions, type ServerOptions, serverLogLevels } from '../../server/server-options.js'
 import { listeningLine, startServer } from '../../server/start-server.js'
+import type { OptsOf } from '../opts-of.js'
 import { parseInteger, parsePositiveInteger } from '../parse-options.js'
-
-interface ServeFlags {
-  host?: string
-  port?: number
-  env?: string
-  maxSessions?: number
-  maxSessionsPerClient?: number
-  maxConnectionsPerClient?: number
-  headerTimeout?: number
-  bodyTimeout?: number
-  idleTimeout?: number
-  shutdownGrace?: number
-  allowEndpoint?: string[]
-  loopbackEndpoints?: boolean
-  sessionTimeout?: number
-  workers?: number
-  token?: string
-  operatorToken?: string
-  allowedHosts?: string
-  allowedOrigins?: string
-  bodyLimit?: number
-  maxBatchSize?: number
-  maxBatchReply?: number
-  maxFrame?: number
-  maxModelReply?: number
-  pingInterval?: number
-  pingTimeout?: number
-  logLevel?: ServerOptions['logLevel']
-}
 
 function parseSeconds(value: string): number {
   const parsed = Number(value)
@@ -168,8 +140,12 @@ function warnOpen(host: string): void {
   )
 }
 
-export function registerServeCommand(program: Command): void {
-  program
+export function registerServeCommand(program: CommandUnknownOpts): void {
+  declareServe(program).action(serve)
+}
+
+function declareServe(program: CommandUnknownOpts) {
+  return program
     .command('serve')
     .description('Serve every registered env over OpenEnv HTTP/WebSocket, a session API and MCP (default env also at /).')
     .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1, loopback only)')
@@ -238,6 +214,8 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--ping-interval <seconds>', 'WebSocket ping interval (default 20)', parseSeconds)
     .option('--ping-timeout <seconds>', 'drop a connection silent this long (default 120)', parseSeconds)
-    .option('--log-level <level>', 'fatal, error, warn, info, debug or silent (default warn)')
-    .action(serve)
+    .addOption(new Option('--log-level <level>', 'server log level (default warn)').choices(serverLogLevels))
 }
+
+/** `serve`'s flags, as commander infers them from the declarations. */
+type ServeFlags = OptsOf<ReturnType<typeof declareServe>>

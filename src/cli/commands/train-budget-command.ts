@@ -5,30 +5,14 @@
  * the start route answers with (exit 2).
  */
 
-import type { Command } from 'commander'
-import { Option } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
+import { Option } from '@commander-js/extra-typings'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
-import {
-  type BudgetFormat,
-  budgetFormats,
-  budgetRows,
-  checkCompletionBudget,
-  measureCompletionBudget,
-} from '../../train/completion-budget.js'
+import { budgetFormats, budgetRows, checkCompletionBudget, measureCompletionBudget } from '../../train/completion-budget.js'
 import { formatTable } from '../format-table.js'
 import { parsePositiveInteger } from '../parse-options.js'
 
-interface BudgetOptions {
-  env: string
-  format: BudgetFormat
-  split: string
-  rows: number
-  toolRounds?: number
-  maxCompletionLength?: number
-  json?: boolean
-}
-
-export function registerTrainBudgetCommand(train: Command): void {
+export function registerTrainBudgetCommand(train: CommandUnknownOpts): void {
   train
     .command('budget')
     .description(
@@ -45,7 +29,7 @@ export function registerTrainBudgetCommand(train: Command): void {
     )
     .option('--max-completion-length <n>', 'check a planned value (exit 2 when it is below the minimum)', parsePositiveInteger)
     .option('--json', 'print the measurement as JSON')
-    .action(async (options: BudgetOptions) => {
+    .action(async (options) => {
       const budget = await measureCompletionBudget({
         envId: options.env,
         envs: envRegistry,

@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Command } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
 import { defaultEnvId, envRegistry, policyRegistry } from '../../envs/index.js'
 import { loadDataset } from '../../eval/load-dataset.js'
 import { recordTrajectories } from '../../train/record-trajectories.js'
@@ -15,16 +15,7 @@ import { registerTrainBudgetCommand } from './train-budget-command.js'
 import { registerTrainSmokeCommand } from './train-smoke-command.js'
 import { registerTrainVerdictCommand } from './train-verdict-command.js'
 
-interface TrajectoriesOptions {
-  env: string
-  dataset: string
-  policy: string
-  rows?: number
-  maxTurns?: number
-  out: string
-}
-
-export function registerTrainCommand(program: Command): void {
+export function registerTrainCommand(program: CommandUnknownOpts): void {
   const train = program
     .command('train')
     .description('Training helpers: warm-up trajectories, the end-to-end training smoke, completion budgets.')
@@ -37,7 +28,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--rows <n>', 'the first n rows only', parsePositiveInteger)
     .option('--max-turns <n>', 'assistant turns per episode at most', parsePositiveInteger)
     .requiredOption('--out <file>', 'JSONL file to write')
-    .action(async (options: TrajectoriesOptions) => {
+    .action(async (options) => {
       const dataset = await loadDataset({ envId: options.env, source: options.dataset, registry: envRegistry })
       const rows = options.rows === undefined ? dataset.rows : dataset.rows.slice(0, options.rows)
       await mkdir(dirname(options.out), { recursive: true })

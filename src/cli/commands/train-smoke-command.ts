@@ -3,13 +3,13 @@
  * options, and the env servers it starts (`train` sits below `server`, so the CLI injects them; the
  * server modules load only when the smoke runs).
  */
-import type { Command } from 'commander'
-import { runTrainSmoke, type SmokeOptions, smokeEnvId } from '../../train/smoke/run-train-smoke.js'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
+import { runTrainSmoke, smokeEnvId } from '../../train/smoke/run-train-smoke.js'
 import { installInterruptHandlers, onInterrupt } from '../../train/smoke/smoke-interrupt.js'
 import type { SmokeServerStarter } from '../../train/smoke/smoke-steps.js'
 import { parsePositiveInteger } from '../parse-options.js'
 
-export function registerTrainSmokeCommand(train: Command): void {
+export function registerTrainSmokeCommand(train: CommandUnknownOpts): void {
   train
     .command('smoke')
     .description('End to end: tiny Qwen3, warm-up, GRPO against this server over HTTP, checked from the server’s counters.')
@@ -38,7 +38,7 @@ export function registerTrainSmokeCommand(train: Command): void {
     )
     .option('--no-stop-check', 'skip stopping a second run mid-way')
     .option('--report <file>', 'also write the checks and timings as JSON')
-    .action(async (options: SmokeOptions) => {
+    .action(async (options) => {
       const uninstall = installInterruptHandlers()
       try {
         await runTrainSmoke({ ...options, startServer: await smokeServerStarter() })

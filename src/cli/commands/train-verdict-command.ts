@@ -5,8 +5,8 @@
  * does not call less (its share of samples without a call did not rise beyond noise), else INCONCLUSIVE (exit 0 either way: the verdict is the answer, not a failure).
  */
 import { readFile } from 'node:fs/promises'
-import type { Command } from 'commander'
-import { Option } from 'commander'
+import type { CommandUnknownOpts } from '@commander-js/extra-typings'
+import { Option } from '@commander-js/extra-typings'
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js'
 import {
   describeGain,
@@ -33,7 +33,7 @@ async function readProbe(path: string, label: 'before' | 'after'): Promise<Probe
   return parsed.data
 }
 
-export function registerTrainVerdictCommand(train: Command): void {
+export function registerTrainVerdictCommand(train: CommandUnknownOpts): void {
   train
     .command('verdict')
     .description('Paired verdict of two probe reports (before/after training): PASS or INCONCLUSIVE.')

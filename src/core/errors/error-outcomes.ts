@@ -14,7 +14,10 @@ import { ReleaseOpsError } from './release-ops-error.js'
 export interface ErrorOutcome {
   /** The HTTP status of a reply carrying this error. */
   readonly http: number
-  /** The CLI's exit code: 2 when the input or request was refused (a 4xx), 1 when the run failed (a 5xx). */
+  /**
+   * The CLI's exit code: 2 when the input or request was refused (a 4xx, and the few 5xx codes in
+   * `refusedBeforeRunning`), 1 when the run failed (a 5xx).
+   */
   readonly exit: 1 | 2
 }
 
@@ -53,8 +56,8 @@ const statusGroups = everyCode([
     'body_timeout', 'header_timeout', 'request_timeout',
   ]],
   [409, [
-    'eval_cancelled', 'eval_running', 'no_eval_running', 'no_training_running', 'push_running', 'reset_needed',
-    'single_process_only', 'training_running',
+    'eval_cancelled', 'eval_running', 'no_eval_running', 'no_training_running', 'output_exists', 'output_locked',
+    'port_in_use', 'push_running', 'reset_needed', 'single_process_only', 'training_running',
   ]],
   [413, [
     'payload_too_large', 'push_too_large',
@@ -110,9 +113,8 @@ const statusGroups = everyCode([
     'endpoint_reply_too_large', 'endpoint_status', 'endpoint_timeout', 'endpoint_truncated', 'endpoint_unauthorized',
     'endpoint_unreachable', 'env_catalogue_without_envs', 'episode_lost', 'gguf_not_found', 'host_not_available',
     'http_failed', 'internal_invariant', 'invalid_env_id', 'invalid_messages', 'invalid_session_id', 'json_rpc_error',
-    'malformed_reply',
-    'not_prefix_preserving', 'optional_dependency_missing', 'output_exists', 'output_locked', 'parquet_decode',
-    'parquet_shape', 'parquet_value_shape', 'port_in_use', 'port_not_permitted', 'privileged_policy_needs_env',
+    'malformed_reply', 'not_prefix_preserving', 'optional_dependency_missing', 'parquet_decode', 'parquet_shape',
+    'parquet_value_shape', 'port_not_permitted', 'privileged_policy_needs_env',
     'publication_withheld', 'python_failed', 'python_package_missing', 'render_shortcut_mismatch', 'rl_python_missing',
     'route_access_undeclared', 'scripted_conversation_mismatch', 'smoke_failed', 'smoke_timeout',
     'staged_release_invalid', 'start_failed', 'strict_json', 'task_bundle_changed', 'template_error',
@@ -127,8 +129,17 @@ const statusGroups = everyCode([
   ]],
 ])
 
+/**
+ * Codes the CLI ends with 2 although their status is a 5xx: nothing ran yet, and the user can act before
+ * trying again (start the endpoint, install the optional package). A server answering them did fail to
+ * serve the request, so their status stays a 5xx.
+ */
+const refusedBeforeRunning: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['endpoint_unreachable', 'optional_dependency_missing'])
+
 const outcomes = new Map<string, ErrorOutcome>(
-  statusGroups.flatMap(([http, codes]) => codes.map((code) => [code, outcomeOfStatus(http)] as const)),
+  statusGroups.flatMap(([http, codes]) =>
+    codes.map((code) => [code, refusedBeforeRunning.has(code) ? { http, exit: 2 } : outcomeOfStatus(http)] as const),
+  ),
 )
 
 function outcomeOfStatus(http: number): ErrorOutcome {
