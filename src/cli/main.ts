@@ -63,6 +63,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       for (const issue of issues.slice(0, 20)) process.stderr.write(`  ${issue.path}: ${issue.message}\n`)
       if (issues.length > 20)
         process.stderr.write(`  … and ${issues.length - 20} more (every issue is in the failed-audit file)\n`)
+      // A broken invariant is our bug, not the user's input: its stack goes into the report.
+      if (error.code === 'internal_invariant' && error.stack) process.stderr.write(`${error.stack}\n`)
       return exit
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
