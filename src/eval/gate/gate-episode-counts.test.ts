@@ -1,6 +1,6 @@
 /** The gate report's counts, each alone, over hand-made episodes. */
 import { describe, expect, it } from 'vitest'
-import type { GateEpisode } from './gate-episode.js'
+import { gateEpisode } from './__fixtures__/gate-episode.js'
 import {
   answerCounts,
   infrastructureCounts,
@@ -11,28 +11,7 @@ import {
   usageTotals,
 } from './gate-episode-counts.js'
 
-const episode = (fields: Partial<GateEpisode>): GateEpisode => ({
-  row_index: 0,
-  sample: 0,
-  key: 'k',
-  dataset: null,
-  status: 'scored',
-  reward: 0,
-  success: false,
-  end: 'terminated',
-  turns: 1,
-  tool_calls: 0,
-  invalid_tool_calls: 0,
-  answer_valid: null,
-  answer_code: null,
-  parse_issue_turns: 0,
-  parse_issue_codes: [],
-  valid_calls: {},
-  answer_class: null,
-  outcome: null,
-  usage: { prompt_tokens: 0, completion_tokens: 0 },
-  ...fields,
-})
+const episode = gateEpisode
 
 describe('gate episode counts', () => {
   it('tallies values with sorted keys', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GateEpisode } from './gate-episode.js'
+import { gateEpisode } from './__fixtures__/gate-episode.js'
 import {
   arenaGateProfile,
   effectiveClasses,
@@ -10,30 +10,7 @@ import {
   signalReasons,
 } from './gate-reasons.js'
 
-function episode(fields: Partial<GateEpisode>): GateEpisode {
-  return {
-    row_index: 0,
-    sample: 0,
-    key: 'k',
-    dataset: null,
-    status: 'scored',
-    reward: 0,
-    success: false,
-    end: 'terminated',
-    turns: 1,
-    tool_calls: 0,
-    invalid_tool_calls: 0,
-    answer_valid: null,
-    answer_code: null,
-    parse_issue_turns: 0,
-    parse_issue_codes: [],
-    valid_calls: {},
-    answer_class: null,
-    outcome: null,
-    usage: { prompt_tokens: 0, completion_tokens: 0 },
-    ...fields,
-  }
-}
+const episode = gateEpisode
 
 const codes = (reasons: ReturnType<typeof signalReasons>) => reasons.map((reason) => reason.code)
 
