@@ -58,6 +58,15 @@ const exportArgs = (outputDir: string) => [
   fixture.path('grading'),
 ]
 
+/** The lock's recorded owner, or undefined while the file is absent or not yet written whole. */
+function lockOwner(outputDir: string): { pid: number } | undefined {
+  try {
+    return JSON.parse(readFileSync(outputLockPath(outputDir), 'utf8')) as { pid: number }
+  } catch {
+    return undefined
+  }
+}
+
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 60_000
   while (!condition()) {
@@ -78,7 +87,8 @@ describe('one writer per output', () => {
     const outputDir = join(temporaryDirectory('two-writers'), 'release')
     const first = startCli(exportArgs(outputDir))
     // Hold the first writer while it holds its output's lock, so the second surely runs meanwhile.
-    await until(() => existsSync(outputLockPath(outputDir)), "the first export's lock")
+    // The lock file is created, then its owner written: wait for the owner, not only the file.
+    await until(() => lockOwner(outputDir) !== undefined, "the first export's lock")
     first.child.kill('SIGSTOP')
     const lock = JSON.parse(readFileSync(outputLockPath(outputDir), 'utf8'))
     expect(lock.pid).toBe(first.child.pid)

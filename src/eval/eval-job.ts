@@ -244,10 +244,12 @@ export class EvalJobRunner extends EventEmitter {
   /**
    * For the server's close sequence: a running job is stopped and recorded `interrupted` on disk (with its
    * progress), so that the next start shows what happened instead of `idle`. Waits up to `graceMs` for
-   * the job's in-flight episodes to land in its episodes file. Does nothing when no job runs.
+   * the job's in-flight episodes to land in its episodes file. With no job running, it only waits for a
+   * job that just ended to finish writing its marker.
    */
   async markInterruptedOnShutdown(graceMs = 2000): Promise<void> {
-    if (this.current.state !== 'running') return
+    // A job that just ended may still be writing its final marker: let that write land before exit.
+    if (this.current.state !== 'running') return this.finished?.catch(() => undefined)
     this.interrupted = true
     this.controller?.abort(new Error('server shutdown'))
     let timer: NodeJS.Timeout | undefined
